@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Glimpse",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "GlimpseCodec", targets: ["GlimpseCodec"]),
+        .library(name: "GlimpseCache", targets: ["GlimpseCache"]),
+        .library(name: "Glimpse", targets: ["Glimpse"]),
+        .executable(name: "glimpse", targets: ["glimpse"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // zlib is the only C dependency of the whole library (inflate/deflate for PNG).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // Bytes in, pixels out. Standard library and CZlib only: never Foundation.
+        .target(
+            name: "GlimpseCodec",
+            dependencies: ["CZlib"]
+        ),
+        .target(name: "GlimpseCache"),
+        .target(name: "Glimpse", dependencies: ["GlimpseCodec", "GlimpseCache"]),
+        .executableTarget(
+            name: "glimpse",
+            dependencies: [
+                "Glimpse",
+                "GlimpseCodec",
+                "GlimpseCache",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "TestSupport", dependencies: ["GlimpseCodec"], path: "Tests/TestSupport"),
+        .testTarget(name: "GlimpseCodecTests", dependencies: ["GlimpseCodec", "TestSupport"]),
+        .testTarget(name: "GlimpseCacheTests", dependencies: ["GlimpseCache", "TestSupport"]),
+        .testTarget(name: "GlimpseTests", dependencies: ["Glimpse", "TestSupport"]),
+        .testTarget(name: "glimpseTests", dependencies: ["glimpse", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

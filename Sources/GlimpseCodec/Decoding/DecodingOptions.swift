@@ -1,0 +1,30 @@
+/// What the caller wants from a decoder.
+public struct DecodingOptions: Sendable, Hashable {
+    /// How samples deeper than 8 bits are delivered.
+    public enum SampleDepth: Sendable, Hashable {
+        /// Always ``PixelFormat/rgba8`` (16-bit samples keep their high byte).
+        case eightBit
+        /// ``PixelFormat/rgba16`` for sources deeper than 8 bits, RGBA8 otherwise.
+        case preserve
+    }
+
+    /// Output sample depth (default `.eightBit`).
+    public var sampleDepth: SampleDepth = .eightBit
+    /// Decode only the first frame of an animation (APNG, GIF).
+    public var firstFrameOnly: Bool = false
+    /// Decode at 1/`scaleDenominator` of the size where the format allows it
+    /// cheaply (JPEG DCT scaling: 1, 2, 4 or 8). Other decoders ignore it.
+    public var scaleDenominator: Int = 1
+    /// Resource bounds, checked before allocating.
+    public var limits: DecodingLimits = DecodingLimits()
+
+    public init() {}
+
+    public init(sampleDepth: SampleDepth = .eightBit, firstFrameOnly: Bool = false,
+                scaleDenominator: Int = 1, limits: DecodingLimits = DecodingLimits()) {
+        self.sampleDepth = sampleDepth
+        self.firstFrameOnly = firstFrameOnly
+        self.scaleDenominator = scaleDenominator
+        self.limits = limits
+    }
+}

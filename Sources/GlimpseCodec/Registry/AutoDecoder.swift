@@ -1,0 +1,109 @@
+/// An incremental decoder for a file of any registered format: it buffers the
+/// leading bytes until the registry can tell the format, then hands them and
+/// everything after to the chosen decoder.
+///
+/// It keeps the ``ImageDecoder`` guarantees: any chunking gives the same
+/// result, and errors are permanent.
+public struct AutoDecoder: Sendable {
+    private enum State: Sendable {
+        case sniffing([UInt8])
+        case decoding(any ImageDecoder)
+        case failed(DecodingError)
+    }
+
+    private let registry: DecoderRegistry
+    private let options: DecodingOptions
+    private var state: State = .sniffing([])
+    /// The format, once sniffed.
+    public private(set) var format: SniffedFormat?
+
+    public init(registry: DecoderRegistry = .standard, options: DecodingOptions = DecodingOptions()) {
+        self.registry = registry
+        self.options = options
+    }
+
+    /// Feeds the next bytes.
+    public mutating func append(_ bytes: some Collection<UInt8>) throws(DecodingError) -> DecodingStatus {
+        switch state {
+        case .failed(let error):
+            throw error
+        case .decoding(var decoder):
+            do throws(DecodingError) {
+                let status = try decoder.append(bytes)
+                state = .decoding(decoder)
+                return status
+            } catch {
+                state = .failed(error)
+                throw error
+            }
+        case .sniffing(var buffered):
+            buffered.append(contentsOf: bytes)
+            return try route(buffered, atEnd: false)
+        }
+    }
+
+    /// Header information from the chosen decoder.
+    public var info: ImageInfo? {
+        if case .decoding(let decoder) = state { return decoder.info }
+        return nil
+    }
+
+    /// What has been decoded so far.
+    public func partialImage() -> Image? {
+        if case .decoding(let decoder) = state { return decoder.partialImage() }
+        return nil
+    }
+
+    /// Ends the input and returns the image.
+    public mutating func finish() throws(DecodingError) -> Image {
+        if case .sniffing(let buffered) = state {
+            guard !buffered.isEmpty else {
+                state = .failed(.truncated)
+                throw .truncated
+            }
+            _ = try route(buffered, atEnd: true)
+        }
+        switch state {
+        case .failed(let error):
+            throw error
+        case .sniffing:
+            state = .failed(.truncated)
+            throw .truncated
+        case .decoding(var decoder):
+            do throws(DecodingError) {
+                let image = try decoder.finish()
+                state = .decoding(decoder)
+                return image
+            } catch {
+                state = .failed(error)
+                throw error
+            }
+        }
+    }
+
+    private mutating func route(_ buffered: [UInt8], atEnd: Bool) throws(DecodingError) -> DecodingStatus {
+        let selection: DecoderRegistry.Selection
+        do throws(DecodingError) {
+            selection = try buffered.withDecodingBytes { (raw) throws(DecodingError) in try registry.select(raw, atEnd: atEnd) }
+        } catch {
+            state = .failed(error)
+            throw error
+        }
+        switch selection {
+        case .needMoreData:
+            state = .sniffing(buffered)
+            return .needMoreData
+        case .decoder(let type, let sniffed):
+            format = sniffed
+            var decoder = type.init(options: options)
+            do throws(DecodingError) {
+                let status = try decoder.append(buffered)
+                state = .decoding(decoder)
+                return status
+            } catch {
+                state = .failed(error)
+                throw error
+            }
+        }
+    }
+}
