@@ -1,0 +1,64 @@
+import Foundation
+import GlimpseCodec
+import TestSupport
+
+/// Helpers shared by the GIF tests.
+enum GIFTestHelpers {
+    /// zlib's CRC-32 (the checksum Pillow's reference list uses).
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        bytes.withUnsafeBufferPointer { buffer in
+            for byte in buffer {
+                crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+            }
+        }
+        return ~crc
+    }
+
+    private static let table: [UInt32] = (0..<256).map { n in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    /// RGBA bytes with every fully transparent pixel set to (0, 0, 0, 0).
+    static func normalised(_ pixels: PixelBuffer) -> [UInt8] {
+        var bytes = pixels.bytes
+        var i = 0
+        while i + 3 < bytes.count {
+            if bytes[i + 3] == 0 { bytes[i] = 0; bytes[i + 1] = 0; bytes[i + 2] = 0 }
+            i += 4
+        }
+        return bytes
+    }
+
+    /// Pillow's composed frames of the corpus files (`Fixtures/gif/pillow-corpus-frames.tsv`):
+    /// file name → CRC-32 per frame, or `nil` when Pillow rejects the file.
+    static let pillowFrames: [String: [UInt32]?] = {
+        guard let text = try? String(contentsOf: Fixtures.url("gif/pillow-corpus-frames.tsv"), encoding: .utf8) else { return [:] }
+        var result: [String: [UInt32]?] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: "\t").map(String.init)
+            guard fields.count == 3 else { continue }
+            if fields[2] == "ERROR" { result[fields[0]] = .some(nil); continue }
+            let crc = UInt32(fields[2], radix: 16) ?? 0
+            var list = (result[fields[0]] ?? []) ?? []
+            list.append(crc)
+            result[fields[0]] = list
+        }
+        return result
+    }()
+
+    /// The corpus GIF folder: `../shared/corpus/gif` beside the repository or
+    /// beside one of its parent folders (a worktree sits one level deeper), when present.
+    static let corpus: URL? = {
+        if let url = Fixtures.corpus("gif") { return url }
+        var folder = Fixtures.repositoryRoot.deletingLastPathComponent()
+        for _ in 0..<2 {
+            folder = folder.deletingLastPathComponent()
+            let url = folder.appendingPathComponent("shared/corpus/gif")
+            if FileManager.default.fileExists(atPath: url.path) { return url }
+        }
+        return nil
+    }()
+}
