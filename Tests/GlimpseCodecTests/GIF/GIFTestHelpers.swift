@@ -32,22 +32,32 @@ enum GIFTestHelpers {
         return bytes
     }
 
-    /// Pillow's composed frames of the corpus files (`Fixtures/gif/pillow-corpus-frames.tsv`):
-    /// file name → CRC-32 per frame, or `nil` when Pillow rejects the file.
-    static let pillowFrames: [String: [UInt32]?] = {
-        guard let text = try? String(contentsOf: Fixtures.url("gif/pillow-corpus-frames.tsv"), encoding: .utf8) else { return [:] }
+    /// Reads `FILE <TAB> INDEX <TAB> CRC…` lines into file → CRC per frame (`nil` for `ERROR`).
+    static func frameTable(_ url: URL) -> [String: [UInt32]?] {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [:] }
         var result: [String: [UInt32]?] = [:]
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: "\t").map(String.init)
-            guard fields.count == 3 else { continue }
+            guard fields.count >= 3 else { continue }
             if fields[2] == "ERROR" { result[fields[0]] = .some(nil); continue }
-            let crc = UInt32(fields[2], radix: 16) ?? 0
             var list = (result[fields[0]] ?? []) ?? []
-            list.append(crc)
+            list.append(UInt32(fields[2], radix: 16) ?? 0)
             result[fields[0]] = list
         }
         return result
-    }()
+    }
+
+    /// CRC-32 of each normalised frame.
+    static func checksums(_ image: Image) -> [UInt32] {
+        image.frames.map { crc32(normalised($0.pixels)) }
+    }
+
+    /// Pillow's composed frames of the corpus files (`Fixtures/gif/pillow-corpus-frames.tsv`):
+    /// file name → CRC-32 per frame, or `nil` when Pillow rejects the file.
+    static let pillowFrames: [String: [UInt32]?] = frameTable(Fixtures.url("gif/pillow-corpus-frames.tsv"))
+
+    /// The corpus's own per-frame references (peterdn PNGs, wuffs NIE frames), as CRC-32s.
+    static let corpusExpectedFrames: [String: [UInt32]?] = frameTable(Fixtures.url("gif/corpus-expected-frames.tsv"))
 
     /// The corpus GIF folder: `../shared/corpus/gif` beside the repository or
     /// beside one of its parent folders (a worktree sits one level deeper), when present.
