@@ -1,33 +1,26 @@
+import CZlib
 import Foundation
 import GlimpseCodec
 import TestSupport
 
 /// Helpers shared by the GIF tests.
 enum GIFTestHelpers {
-    /// zlib's CRC-32 (the checksum Pillow's reference list uses).
+    /// zlib's CRC-32 (the checksum the reference lists use).
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
         bytes.withUnsafeBufferPointer { buffer in
-            for byte in buffer {
-                crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
-            }
+            UInt32(CZlib.crc32(0, buffer.baseAddress, UInt32(buffer.count)))
         }
-        return ~crc
-    }
-
-    private static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
     }
 
     /// RGBA bytes with every fully transparent pixel set to (0, 0, 0, 0).
     static func normalised(_ pixels: PixelBuffer) -> [UInt8] {
         var bytes = pixels.bytes
-        var i = 0
-        while i + 3 < bytes.count {
-            if bytes[i + 3] == 0 { bytes[i] = 0; bytes[i + 1] = 0; bytes[i + 2] = 0 }
-            i += 4
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            var i = 3
+            while i < buffer.count {
+                if buffer[i] == 0 { buffer[i - 3] = 0; buffer[i - 2] = 0; buffer[i - 1] = 0 }
+                i += 4
+            }
         }
         return bytes
     }
