@@ -37,8 +37,11 @@ enum ImageFiles {
         switch (path as NSString).pathExtension.lowercased() {
         case "pam":
             return PAM.encode(pixels)
+        case "gif":
+            // GIF keeps the whole animation, whatever `frame` says.
+            do { return try GIF.Encoder.encode(image) } catch { throw CommandFailure("\(path): cannot encode: \(error)") }
         case let other:
-            throw CommandFailure("\(path): cannot write .\(other) files (supported: .pam)")
+            throw CommandFailure("\(path): cannot write .\(other) files (supported: .pam, .gif)")
         }
     }
 
