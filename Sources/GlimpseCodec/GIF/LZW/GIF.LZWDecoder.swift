@@ -116,13 +116,22 @@ extension GIF {
                             if code < next {
                                 length = Int(lengths[code])
                                 let source = Int(starts[code])
-                                // `source + length <= pos`: the string was written before.
+                                // `source + length <= pos`: the string was written before, and
+                                // this copy only writes at `pos` and after, so its source stays intact.
                                 let n = min(length, room)
-                                if n <= 16 {
+                                if pos &+ n &+ 8 <= count {
+                                    // Whole words; the bytes past the string are rewritten by later codes.
+                                    let to = UnsafeMutableRawPointer(output + pos)
+                                    let from = UnsafeRawPointer(output + source)
+                                    var i = 0
+                                    repeat {
+                                        let word = from.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                                        to.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+                                        i &+= 8
+                                    } while i < n
+                                } else {
                                     var i = 0
                                     while i < n { output[pos &+ i] = output[source &+ i]; i &+= 1 }
-                                } else {
-                                    (output + pos).update(from: output + source, count: n)
                                 }
                             } else {
                                 // The KwKwK case: previous string plus its own first byte.
