@@ -30,6 +30,7 @@ struct SeedCorpus {
         var found: [(String, [UInt8])] = []
         for case let url as URL in enumerator {
             let name = url.lastPathComponent.lowercased()
+            if name.hasPrefix(".") { continue }
             if let extensions, !extensions.contains(where: { name.hasSuffix($0) }) { continue }
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
                   let data = try? Data(contentsOf: url), data.count <= limit else { continue }
