@@ -22,12 +22,6 @@ extension GIF {
             var table: ColorTable
             var clip: Rect
             var control: GraphicControl
-            /// `nil` while waiting for the minimum code size, or for a frame with nothing on the canvas.
-            var lzw: LZWDecoder?
-            /// Indices decoded so far, in stored row order.
-            var decoded = 0
-            /// Stored rows already painted.
-            var paintedRows = 0
             /// Whether the frame's pixels are decoded at all (it overlaps the canvas).
             var isVisible: Bool
             var pixelCount: Int { descriptor.width &* descriptor.height }
@@ -42,6 +36,14 @@ extension GIF {
         private var control: GraphicControl?
         private var canvas: Canvas?
         private var current: Current?
+        /// The current frame's LZW state; `nil` before its minimum code size, and for
+        /// a frame with nothing on the canvas. Kept apart from `current` so that
+        /// decoding a sub-block copies nothing.
+        private var lzw: LZWDecoder?
+        /// The current frame's `width * height` (0 when invisible) and width.
+        private var framePixels = 0, frameWidth = 1
+        /// Indices decoded so far, and stored rows already painted.
+        private var decoded = 0, paintedRows = 0
         private var indices: [UInt8] = []
         private var saved: [UInt8] = []
         private var pendingDisposal: (Disposal, Rect) = (.none, Rect())
@@ -82,7 +84,7 @@ extension GIF {
                     try startFrame(descriptor, localTable: local)
                 case .imageDataStart(let minimumCodeSize):
                     if current?.isVisible == true {
-                        current?.lzw = try LZWDecoder(minimumCodeSize: minimumCodeSize)
+                        lzw = try LZWDecoder(minimumCodeSize: minimumCodeSize)
                     }
                 case .imageData(let data):
                     try decode(data)
@@ -134,6 +136,11 @@ extension GIF {
                     indices = [UInt8](repeating: 0, count: count)
                 }
             }
+            lzw = nil
+            framePixels = isVisible ? descriptor.width &* descriptor.height : 0
+            frameWidth = max(1, descriptor.width)
+            decoded = 0
+            paintedRows = 0
             current = Current(
                 descriptor: descriptor,
                 table: ColorTable(rgb: localTable ?? globalTable, transparentIndex: frameControl.transparentIndex),
@@ -142,36 +149,35 @@ extension GIF {
         }
 
         private mutating func decode(_ data: UnsafeRawBufferPointer) throws(DecodingError) {
-            guard var frame = current, var lzw = frame.lzw else { return }
-            // Only `lzw` may reference the tables while decoding, or they would be copied.
-            frame.lzw = nil
-            current = nil
-            let count = frame.pixelCount
-            var position = frame.decoded
+            // Only the local may reference the tables while decoding, or they would be copied.
+            guard var decoder = lzw else { return }
+            lzw = nil
+            var position = decoded
+            let count = framePixels
             let result: DecodingError? = indices.withUnsafeMutableBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return nil }
                 do throws(DecodingError) {
                     // `count <= buffer.count`: the buffer was sized for this frame.
-                    try lzw.decode(data, into: base, count: count, position: &position)
+                    try decoder.decode(data, into: base, count: count, position: &position)
                     return nil
                 } catch { return error }
             }
             if let result { throw result }
-            frame.lzw = lzw
-            frame.decoded = position
-            current = frame
-            paintRows(through: position / max(1, frame.descriptor.width))
+            lzw = decoder
+            decoded = position
+            let rows = position / frameWidth
+            if rows > paintedRows { paintRows(through: rows) }
         }
 
         /// Paints the stored rows decoded since the last call onto the canvas.
         private mutating func paintRows(through rowLimit: Int) {
-            guard let frame = current, var canvas, rowLimit > frame.paintedRows else { return }
+            guard let frame = current, var canvas, rowLimit > paintedRows else { return }
             self.canvas = nil  // keeps the canvas uniquely referenced while painting
-            for row in frame.paintedRows..<rowLimit {
+            for row in paintedRows..<rowLimit {
                 paint(row: row, pixels: frame.descriptor.width, frame: frame, on: &canvas)
             }
             self.canvas = canvas
-            current?.paintedRows = rowLimit
+            paintedRows = rowLimit
         }
 
         /// Paints the first `pixels` indices of stored row `row`, clipped to the canvas.
@@ -195,14 +201,15 @@ extension GIF {
             guard let frame = current, let screen else {
                 return ImageFrame(pixels: PixelBuffer(width: 0, height: 0))
             }
-            let width = max(1, frame.descriptor.width)
-            let isComplete = !frame.isVisible || frame.decoded >= frame.pixelCount
-            if frame.isVisible, frame.decoded % width != 0, var canvas {
+            let width = frameWidth
+            let isComplete = !frame.isVisible || decoded >= frame.pixelCount
+            if frame.isVisible, decoded % width != 0, var canvas {
                 self.canvas = nil
-                paint(row: frame.decoded / width, pixels: frame.decoded % width, frame: frame, on: &canvas)
+                paint(row: decoded / width, pixels: decoded % width, frame: frame, on: &canvas)
                 self.canvas = canvas
             }
             current = nil
+            lzw = nil
             pendingDisposal = (frame.control.disposal, frame.clip)
             let bytes = canvas?.pixels ?? []
             let pixels = PixelBuffer(width: screen.width, height: screen.height, bytes: bytes)

@@ -13,36 +13,38 @@ extension GIF {
         /// Largest number of codes (12-bit codes).
         static let tableSize = 4096
 
+        /// What survives between calls.
+        private struct State: Sendable {
+            var codeSize: Int
+            var nextCode: Int
+            /// The previous code, or -1 right after a clear code.
+            var previous = -1
+            /// Where the previous code's string starts in the output, and its length.
+            var previousStart = 0
+            var previousLength = 0
+            var bitBuffer: UInt64 = 0
+            var bitCount = 0
+            var sawEndCode = false
+        }
+
         let clearCode: Int
-        private let endCode: Int
-        private var codeSize: Int
-        private var nextCode: Int
-        /// The previous code, or -1 right after a clear code.
-        private var previous: Int = -1
-        /// Where the previous code's string starts in the output.
-        private var previousStart: Int = 0
-        private var bitBuffer: UInt64 = 0
-        private var bitCount: Int = 0
-        /// Where each code's string starts in the output (codes above the end code).
-        private var starts: [Int32]
-        /// Each code's string length.
-        private var lengths: [UInt16]
+        private var state: State
+        /// Per code above the end code: where its string starts in the output
+        /// (high 48 bits) and its length (low 16 bits), so that one load finds both.
+        private var table: [UInt64]
         /// The end code was read; later bytes are ignored.
-        private(set) var sawEndCode = false
+        var sawEndCode: Bool { state.sawEndCode }
 
         /// A decoder for data whose minimum code size byte is `minimumCodeSize`.
         /// Accepts 1…8: 1 works like 2 bits of literals would (clear code 2, end code 3),
-        /// as giflib and Pillow decode it. 0 and values above 8 are malformed.
+        /// as giflib decodes it. 0 and values above 8 are malformed.
         init(minimumCodeSize: Int) throws(DecodingError) {
             guard (1...8).contains(minimumCodeSize) else {
                 throw .malformed("LZW minimum code size \(minimumCodeSize)")
             }
             clearCode = 1 << minimumCodeSize
-            endCode = clearCode + 1
-            codeSize = minimumCodeSize + 1
-            nextCode = clearCode + 2
-            starts = [Int32](repeating: 0, count: Self.tableSize)
-            lengths = [UInt16](repeating: 1, count: Self.tableSize)
+            state = State(codeSize: minimumCodeSize + 1, nextCode: clearCode + 2)
+            table = [UInt64](repeating: 0, count: Self.tableSize)
         }
 
         /// Decodes `input` into `output` starting at `position`, which it advances.
@@ -50,114 +52,133 @@ extension GIF {
         /// after the end code).
         mutating func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutablePointer<UInt8>,
                              count: Int, position: inout Int) throws(DecodingError) {
-            guard !sawEndCode, position < count, !input.isEmpty else { return }
-            // Local copies keep the hot state in registers.
-            var bits = bitBuffer, available = bitCount, size = codeSize
-            var mask = UInt64(1) << UInt64(size) &- 1
-            var next = nextCode, prev = previous, prevStart = previousStart
+            guard !state.sawEndCode, position < count, !input.isEmpty else { return }
+            var state = self.state
             var pos = position
-            let clear = clearCode, end = endCode
-            defer {
-                bitBuffer = bits; bitCount = available; codeSize = size
-                nextCode = next; previous = prev; previousStart = prevStart; position = pos
+            let clear = clearCode
+            let badCode: Int = table.withUnsafeMutableBufferPointer { table in
+                guard let table = table.baseAddress else { return -1 }
+                return Self.run(&state, clear: clear, input, output, count: count, position: &pos, table: table)
             }
+            self.state = state
+            position = pos
+            if badCode >= 0 { throw .malformed("LZW code \(badCode) beyond the table (next \(state.nextCode))") }
+        }
+
+        /// The decoding loop, on plain locals so that they live in registers.
+        /// Returns a code that is not in the table, or -1.
+        ///
+        /// `table` points to 4096 entries, and every index used is a code below
+        /// 4096; `output` has `count` bytes and every write is below `count`.
+        private static func run(_ state: inout State, clear: Int, _ input: UnsafeRawBufferPointer,
+                                _ output: UnsafeMutablePointer<UInt8>, count: Int, position: inout Int,
+                                table: UnsafeMutablePointer<UInt64>) -> Int {
+            var bits = state.bitBuffer, available = state.bitCount, size = state.codeSize
+            var mask = UInt64(1) << UInt64(size) &- 1
+            var next = state.nextCode, prev = state.previous, prevStart = state.previousStart
+            var prevLength = state.previousLength
+            var pos = position
+            let end = clear &+ 1
             var index = 0
             let inputCount = input.count
-            // `starts` and `lengths` have 4096 entries and every index below is a code < 4096.
-            try starts.withUnsafeMutableBufferPointer { (starts) throws(DecodingError) in
-                try lengths.withUnsafeMutableBufferPointer { (lengths) throws(DecodingError) in
-                    while true {
-                        // Refill: whole 8-byte words when there is room, else byte by byte.
-                        if available < size {
-                            if index &+ 8 <= inputCount {
-                                let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                                let take = (63 &- available) >> 3
-                                bits |= (word & ((UInt64(1) << UInt64(take &* 8)) &- 1)) << UInt64(available)
-                                available &+= take &* 8
-                                index &+= take
-                            } else {
-                                while available < size {
-                                    guard index < inputCount else { return }
-                                    bits |= UInt64(input[index]) << UInt64(available)
-                                    available &+= 8
-                                    index &+= 1
-                                }
-                            }
+            var badCode = -1
+            defer {
+                state.bitBuffer = bits; state.bitCount = available; state.codeSize = size
+                state.nextCode = next; state.previous = prev; state.previousStart = prevStart
+                state.previousLength = prevLength
+                position = pos
+            }
+            while true {
+                // Refill: 7 bytes at once when there is room, else byte by byte.
+                if available < size {
+                    if index &+ 8 <= inputCount {
+                        let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                        let take = (63 &- available) >> 3
+                        bits |= (word & ((UInt64(1) << UInt64(take &* 8)) &- 1)) << UInt64(available)
+                        available &+= take &* 8
+                        index &+= take
+                    } else {
+                        while available < size {
+                            guard index < inputCount else { return badCode }
+                            bits |= UInt64(input[index]) << UInt64(available)
+                            available &+= 8
+                            index &+= 1
                         }
-                        let code = Int(truncatingIfNeeded: bits & mask)
-                        bits >>= UInt64(size)
-                        available &-= size
-
-                        if code < clear {
-                            output[pos] = UInt8(truncatingIfNeeded: code)
-                            if prev >= 0, next < Self.tableSize {
-                                starts[next] = Int32(truncatingIfNeeded: prevStart)
-                                lengths[next] = lengths[prev] &+ 1
-                                next &+= 1
-                            }
-                            prevStart = pos
-                            pos &+= 1
-                            prev = code
-                        } else if code == clear {
-                            size = clear.trailingZeroBitCount &+ 1
-                            mask = UInt64(1) << UInt64(size) &- 1
-                            next = clear &+ 2
-                            prev = -1
-                            continue
-                        } else if code == end {
-                            sawEndCode = true
-                            return
-                        } else {
-                            guard prev >= 0, code <= next else {
-                                throw .malformed("LZW code \(code) beyond the table (next \(next))")
-                            }
-                            let length: Int
-                            let room = count &- pos
-                            if code < next {
-                                length = Int(lengths[code])
-                                let source = Int(starts[code])
-                                // `source + length <= pos`: the string was written before, and
-                                // this copy only writes at `pos` and after, so its source stays intact.
-                                let n = min(length, room)
-                                if pos &+ n &+ 8 <= count {
-                                    // Whole words; the bytes past the string are rewritten by later codes.
-                                    let to = UnsafeMutableRawPointer(output + pos)
-                                    let from = UnsafeRawPointer(output + source)
-                                    var i = 0
-                                    repeat {
-                                        let word = from.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                                        to.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
-                                        i &+= 8
-                                    } while i < n
-                                } else {
-                                    var i = 0
-                                    while i < n { output[pos &+ i] = output[source &+ i]; i &+= 1 }
-                                }
-                            } else {
-                                // The KwKwK case: previous string plus its own first byte.
-                                let prevLength = Int(lengths[prev])
-                                length = prevLength &+ 1
-                                let n = min(prevLength, room)
-                                var i = 0
-                                while i < n { output[pos &+ i] = output[prevStart &+ i]; i &+= 1 }
-                                if length <= room { output[pos &+ prevLength] = output[prevStart] }
-                            }
-                            if next < Self.tableSize {
-                                starts[next] = Int32(truncatingIfNeeded: prevStart)
-                                lengths[next] = lengths[prev] &+ 1
-                                next &+= 1
-                            }
-                            prevStart = pos
-                            pos &+= min(length, room)
-                            prev = code
-                        }
-                        if next == 1 << size, size < 12 {
-                            size &+= 1
-                            mask = UInt64(1) << UInt64(size) &- 1
-                        }
-                        if pos >= count { return }
                     }
                 }
+                let code = Int(truncatingIfNeeded: bits & mask)
+                bits >>= UInt64(size)
+                available &-= size
+
+                if code < clear {
+                    output[pos] = UInt8(truncatingIfNeeded: code)
+                    if prev >= 0, next < tableSize {
+                        table[next] = UInt64(truncatingIfNeeded: prevStart) << 16 | UInt64(truncatingIfNeeded: prevLength &+ 1)
+                        next &+= 1
+                    }
+                    prevStart = pos
+                    prevLength = 1
+                    pos &+= 1
+                    prev = code
+                } else if code == clear {
+                    size = clear.trailingZeroBitCount &+ 1
+                    mask = UInt64(1) << UInt64(size) &- 1
+                    next = clear &+ 2
+                    prev = -1
+                    continue
+                } else if code == end {
+                    state.sawEndCode = true
+                    return badCode
+                } else {
+                    guard prev >= 0, code <= next else {
+                        badCode = code
+                        return badCode
+                    }
+                    let length: Int
+                    let room = count &- pos
+                    let source: Int
+                    if code < next {
+                        let entry = table[code]
+                        length = Int(truncatingIfNeeded: entry & 0xFFFF)
+                        source = Int(truncatingIfNeeded: entry >> 16)
+                    } else {
+                        // The KwKwK case: the previous string plus its own first byte.
+                        length = prevLength &+ 1
+                        source = prevStart
+                    }
+                    // The source string lies before `pos` (for KwKwK, all but its last
+                    // byte, which is the source's first byte), and this copy writes only
+                    // at `pos` and after, so the bytes it reads are never its own output.
+                    let n = min(length, room)
+                    if pos &+ n &+ 8 <= count {
+                        // Whole words; the bytes past the string are rewritten by later codes.
+                        let to = UnsafeMutableRawPointer(output + pos)
+                        let from = UnsafeRawPointer(output + source)
+                        var i = 0
+                        repeat {
+                            to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self),
+                                          toByteOffset: i, as: UInt64.self)
+                            i &+= 8
+                        } while i < n
+                    } else {
+                        var i = 0
+                        while i < n { output[pos &+ i] = output[source &+ i]; i &+= 1 }
+                    }
+                    if code == next, length <= room { output[pos &+ length &- 1] = output[prevStart] }
+                    if next < tableSize {
+                        table[next] = UInt64(truncatingIfNeeded: prevStart) << 16 | UInt64(truncatingIfNeeded: prevLength &+ 1)
+                        next &+= 1
+                    }
+                    prevStart = pos
+                    prevLength = length
+                    pos &+= n
+                    prev = code
+                }
+                if next == 1 << size, size < 12 {
+                    size &+= 1
+                    mask = UInt64(1) << UInt64(size) &- 1
+                }
+                if pos >= count { return badCode }
             }
         }
     }
