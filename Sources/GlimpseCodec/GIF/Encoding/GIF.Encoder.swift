@@ -86,8 +86,10 @@ extension GIF {
                     }
                 }
                 Self.draw(canvas, on: &shown, width: width, rect)
-                let delay = Int((image.frames[index].duration / .milliseconds(10)).rounded())
-                planned = (rect, .none, min(0xFFFF, max(0, delay)))
+                // Clamped as a Double first: a huge or negative duration must not trap.
+                let centiseconds = (image.frames[index].duration / .milliseconds(10)).rounded()
+                let delay = centiseconds.isNaN ? 0 : Int(min(65_535, max(0, centiseconds)))
+                planned = (rect, .none, delay)
             }
             if let last = planned { writeFrame(&writer, canvases[canvases.count - 1], width: width, plan: last) }
             writer.trailer()
