@@ -21,30 +21,32 @@ extension GIF {
         static func quantize(_ rgba: [UInt8], width: Int, height: Int, dither: Bool,
                              reserveTransparent: Bool = false) -> Result {
             let count = width * height
-            var histogram: [Color: Int] = [:]
+            var histogram = ColorHistogram()
             var hasTransparency = reserveTransparent
             for i in 0..<count {
                 let p = i * 4
                 if rgba[p + 3] < 128 { hasTransparency = true; continue }
-                histogram[Color(rgba[p]) << 16 | Color(rgba[p + 1]) << 8 | Color(rgba[p + 2]), default: 0] += 1
+                histogram.add(UInt32(rgba[p]) << 16 | UInt32(rgba[p + 1]) << 8 | UInt32(rgba[p + 2]))
             }
             let room = hasTransparency ? 255 : 256
             var palette: [Color]
             let exact = histogram.count <= room
             if exact {
-                palette = histogram.keys.sorted()
+                palette = histogram.entries.map(\.color).sorted()
+                for (i, color) in palette.enumerated() {
+                    if let slot = histogram.slot(of: color) { histogram.values[slot] = UInt8(i) }
+                }
             } else {
-                palette = medianCut(histogram, colors: room)
+                palette = medianCut(histogram.entries, colors: room)
             }
             let transparentIndex = hasTransparency ? palette.count : nil
             var indices = [UInt8](repeating: 0, count: count)
             if exact {
-                var lookup: [Color: UInt8] = [:]
-                for (i, color) in palette.enumerated() { lookup[color] = UInt8(i) }
                 for i in 0..<count {
                     let p = i * 4
                     if rgba[p + 3] < 128 { indices[i] = UInt8(transparentIndex ?? 0); continue }
-                    indices[i] = lookup[Color(rgba[p]) << 16 | Color(rgba[p + 1]) << 8 | Color(rgba[p + 2])] ?? 0
+                    let color = UInt32(rgba[p]) << 16 | UInt32(rgba[p + 1]) << 8 | UInt32(rgba[p + 2])
+                    indices[i] = histogram.slot(of: color).map { histogram.values[$0] } ?? 0
                 }
             } else {
                 var mapper = NearestColor(palette: palette)
@@ -65,7 +67,7 @@ extension GIF {
 
         /// Splits the colour cube into `colors` boxes, each time cutting the box with
         /// the most pixels along its longest side at the weighted median.
-        static func medianCut(_ histogram: [Color: Int], colors: Int) -> [Color] {
+        static func medianCut(_ histogram: [(color: Color, count: Int)], colors: Int) -> [Color] {
             struct Box {
                 var entries: ArraySlice<(color: Color, count: Int)>
                 var weight: Int
@@ -74,7 +76,7 @@ extension GIF {
                     weight = entries.reduce(0) { $0 + $1.count }
                 }
             }
-            let all = histogram.map { (color: $0.key, count: $0.value) }.sorted { $0.color < $1.color }
+            let all = histogram.sorted { $0.color < $1.color }
             var boxes = [Box(entries: all[...])]
             while boxes.count < colors {
                 // The heaviest box that can still be split.
