@@ -66,18 +66,19 @@ extension GIF {
             let canvases = image.frames.map { Self.thresholded($0.pixels.converted(to: .rgba8).bytes) }
             // What a decoder shows before each frame is drawn, tracked as frames are planned.
             var shown = [UInt8](repeating: 0, count: width * height * 4)
-            var planned: (rect: Rect, disposal: Disposal, delay: Int)?
+            var planned: Plan?
             for (index, canvas) in canvases.enumerated() {
                 var rect = Rect(x: 0, y: 0, width: width, height: height)
                 if index > 0, var previous = planned {
                     let clears = Self.bounds(width: width, height: height) { p in canvas[p + 3] == 0 && shown[p + 3] != 0 }
                     if let clears {
                         // Pixels must turn transparent: widen the previous frame to cover
-                        // them and dispose it to background (re-drawing unchanged pixels is harmless).
+                        // them and dispose it to background (the widened part is unchanged,
+                        // so it is written as "leave as is").
                         previous.rect = previous.rect.union(clears)
                         previous.disposal = .background
                     }
-                    writeFrame(&writer, canvases[index - 1], width: width, plan: previous)
+                    writeFrame(&writer, previous, width: width)
                     if previous.disposal == .background { Self.clear(&shown, width: width, previous.rect) }
                     if options.cropsToChanges {
                         rect = Self.bounds(width: width, height: height) { p in
@@ -85,33 +86,61 @@ extension GIF {
                         } ?? Rect(x: 0, y: 0, width: 1, height: 1)
                     }
                 }
+                // Pixels already shown need not be drawn again: as the transparent index
+                // they usually compress better, and they leave room in the palette.
+                var changes = canvas
+                if index > 0 {
+                    for y in rect.y..<(rect.y + rect.height) {
+                        for p in stride(from: (y * width + rect.x) * 4, to: (y * width + rect.x + rect.width) * 4, by: 4)
+                        where canvas[p + 3] != 0 && canvas[p..<(p + 4)] == shown[p..<(p + 4)] {
+                            changes[p] = 0; changes[p + 1] = 0; changes[p + 2] = 0; changes[p + 3] = 0
+                        }
+                    }
+                }
                 Self.draw(canvas, on: &shown, width: width, rect)
                 // Clamped as a Double first: a huge or negative duration must not trap.
                 let centiseconds = (image.frames[index].duration / .milliseconds(10)).rounded()
                 let delay = centiseconds.isNaN ? 0 : Int(min(65_535, max(0, centiseconds)))
-                planned = (rect, .none, delay)
+                planned = Plan(rect: rect, disposal: .none, delay: delay, canvas: canvas, changes: changes)
             }
-            if let last = planned { writeFrame(&writer, canvases[canvases.count - 1], width: width, plan: last) }
+            if let last = planned { writeFrame(&writer, last, width: width) }
             writer.trailer()
             return writer.bytes
         }
 
-        private func writeFrame(_ writer: inout BlockWriter, _ canvas: [UInt8], width: Int,
-                                plan: (rect: Rect, disposal: Disposal, delay: Int)) {
-            let rect = plan.rect
+        /// A frame waiting to be written: its disposal is known only once the next frame is seen.
+        private struct Plan {
+            var rect: Rect
+            var disposal: Disposal
+            var delay: Int
+            /// The full canvas, and the same with pixels that were already shown made transparent.
+            var canvas: [UInt8]
+            var changes: [UInt8]
+        }
+
+        private func writeFrame(_ writer: inout BlockWriter, _ plan: Plan, width: Int) {
+            // A transparent index on a frame disposed to background also tells Pillow,
+            // which fills with the background colour otherwise, to clear to transparent.
+            var quantized = quantize(plan.changes, plan.rect, width: width, reserveTransparent: plan.disposal == .background)
+            if !quantized.isExact {
+                // The whole rectangle may still fit a palette when the changes alone do not.
+                let whole = quantize(plan.canvas, plan.rect, width: width, reserveTransparent: plan.disposal == .background)
+                if whole.isExact { quantized = whole }
+            }
+            writer.graphicControl(GraphicControl(disposal: plan.disposal, transparentIndex: quantized.transparentIndex,
+                                                 delayCentiseconds: plan.delay))
+            writer.image(plan.rect, palette: quantized.palette, indices: quantized.indices)
+        }
+
+        private func quantize(_ canvas: [UInt8], _ rect: Rect, width: Int, reserveTransparent: Bool) -> Quantizer.Result {
             var pixels = [UInt8]()
             pixels.reserveCapacity(rect.pixelCount * 4)
             for y in rect.y..<(rect.y + rect.height) {
                 let start = (y * width + rect.x) * 4
                 pixels += canvas[start..<(start + rect.width * 4)]
             }
-            // A transparent index on a frame disposed to background also tells Pillow,
-            // which fills with the background colour otherwise, to clear to transparent.
-            let quantized = Quantizer.quantize(pixels, width: rect.width, height: rect.height, dither: options.dithers,
-                                               reserveTransparent: plan.disposal == .background)
-            writer.graphicControl(GraphicControl(disposal: plan.disposal, transparentIndex: quantized.transparentIndex,
-                                                 delayCentiseconds: plan.delay))
-            writer.image(rect, palette: quantized.palette, indices: quantized.indices)
+            return Quantizer.quantize(pixels, width: rect.width, height: rect.height, dither: options.dithers,
+                                      reserveTransparent: reserveTransparent)
         }
 
         /// RGBA8 with alpha reduced to 0 or 255 (and transparent pixels zeroed), as GIF can show it.

@@ -13,6 +13,8 @@ extension GIF {
             var indices: [UInt8]
             /// The index used for transparent pixels, if any pixel is transparent.
             var transparentIndex: Int?
+            /// Whether every pixel kept its exact colour.
+            var isExact: Bool
         }
 
         /// Maps the `width`×`height` pixels of `rgba` (alpha < 128 = transparent)
@@ -62,7 +64,7 @@ extension GIF {
                 }
             }
             if hasTransparency { palette.append(0) }
-            return Result(palette: palette, indices: indices, transparentIndex: transparentIndex)
+            return Result(palette: palette, indices: indices, transparentIndex: transparentIndex, isExact: exact)
         }
 
         /// Splits the colour cube into `colors` boxes, each time cutting the box with
