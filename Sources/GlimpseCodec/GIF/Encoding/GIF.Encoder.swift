@@ -82,7 +82,8 @@ extension GIF {
                     if previous.disposal == .background { Self.clear(&shown, width: width, previous.rect) }
                     if options.cropsToChanges {
                         rect = Self.bounds(width: width, height: height) { p in
-                            canvas[p + 3] != shown[p + 3] || (canvas[p + 3] != 0 && canvas[p..<(p + 3)] != shown[p..<(p + 3)])
+                            canvas[p + 3] != shown[p + 3] || (canvas[p + 3] != 0 && (canvas[p] != shown[p]
+                                || canvas[p + 1] != shown[p + 1] || canvas[p + 2] != shown[p + 2]))
                         } ?? Rect(x: 0, y: 0, width: 1, height: 1)
                     }
                 }
@@ -92,7 +93,8 @@ extension GIF {
                 if index > 0 {
                     for y in rect.y..<(rect.y + rect.height) {
                         for p in stride(from: (y * width + rect.x) * 4, to: (y * width + rect.x + rect.width) * 4, by: 4)
-                        where canvas[p + 3] != 0 && canvas[p..<(p + 4)] == shown[p..<(p + 4)] {
+                        where canvas[p + 3] != 0 && canvas[p] == shown[p] && canvas[p + 1] == shown[p + 1]
+                            && canvas[p + 2] == shown[p + 2] && canvas[p + 3] == shown[p + 3] {
                             changes[p] = 0; changes[p + 1] = 0; changes[p + 2] = 0; changes[p + 3] = 0
                         }
                     }
