@@ -80,16 +80,16 @@ import TestSupport
             let indices = (0..<count).map { _ in UInt8.random(in: 0..<UInt8(truncatingIfNeeded: 1 << size &- 1 | 1), using: &generator) & UInt8((1 << size) - 1) }
             let data = GIF.LZWEncoder.encode(indices, minimumCodeSize: max(2, size))
             var decoder = try GIF.LZWDecoder(minimumCodeSize: max(2, size))
-            var output = [UInt8](repeating: 0, count: count)
+            var output = GIF.LZWDecoder.makeBuffer(count: count)
             var position = 0
             try data.withDecodingBytes { (raw) throws(DecodingError) in
                 try output.withUnsafeMutableBufferPointer { (buffer) throws(DecodingError) in
                     guard let base = buffer.baseAddress else { return }
-                    try decoder.decode(raw, into: base, count: count, position: &position)
+                    try decoder.decode(raw, into: base + GIF.LZWDecoder.literalPrefix, count: count, position: &position)
                 }
             }
             #expect(position == count)
-            #expect(output == indices)
+            #expect(Array(output.dropFirst(GIF.LZWDecoder.literalPrefix)) == indices)
         }
     }
 

@@ -131,9 +131,9 @@ extension GIF {
             self.canvas = canvas
             if isVisible {
                 let count = descriptor.width &* descriptor.height
-                if indices.count < count {
+                if indices.count < LZWDecoder.literalPrefix &+ count {
                     indices = []
-                    indices = [UInt8](repeating: 0, count: count)
+                    indices = LZWDecoder.makeBuffer(count: count)
                 }
             }
             lzw = nil
@@ -157,8 +157,8 @@ extension GIF {
             let result: DecodingError? = indices.withUnsafeMutableBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return nil }
                 do throws(DecodingError) {
-                    // `count <= buffer.count`: the buffer was sized for this frame.
-                    try decoder.decode(data, into: base, count: count, position: &position)
+                    // The buffer came from `makeBuffer` and holds `count` bytes after the prefix.
+                    try decoder.decode(data, into: base + LZWDecoder.literalPrefix, count: count, position: &position)
                     return nil
                 } catch { return error }
             }
@@ -191,8 +191,8 @@ extension GIF {
             guard count > 0 else { return }
             indices.withUnsafeBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return }
-                // `row * width + skip + count <= width * height <= buffer.count`.
-                canvas.paint(base + (row &* descriptor.width &+ skip), count: count, x: frame.clip.x, y: canvasY, table: frame.table)
+                // `prefix + row * width + skip + count <= prefix + width * height <= buffer.count`.
+                canvas.paint(base + (LZWDecoder.literalPrefix &+ row &* descriptor.width &+ skip), count: count, x: frame.clip.x, y: canvasY, table: frame.table)
             }
         }
 
