@@ -93,6 +93,16 @@ import TestSupport
         #expect(GIFTestHelpers.checksums(image) == Self.expected["transparency.gif"]?.map(\.crc))
     }
 
+    @Test func inputCutInsideATrailingExtensionKeepsItsFrames() throws {
+        var bytes = Array(try Fixtures.bytes("gif/no-trailer.gif"))
+        bytes += [0x21, 0xFE, 0x10, 0x41, 0x42]  // a comment cut short
+        let image = try GIF.Decoder.decode(bytes)
+        #expect(GIFTestHelpers.checksums(image) == Self.expected["transparency.gif"]?.map(\.crc))
+        // Cut inside the next image descriptor instead: a frame is lost.
+        let cut = Array(try Fixtures.bytes("gif/no-trailer.gif")) + [0x2C, 0x00, 0x00]
+        #expect(throws: DecodingError.truncated) { try GIF.Decoder.decode(cut) }
+    }
+
     @Test func junkAfterTheLastFrameEndsTheFile() throws {
         let image = try GIF.Decoder.decode(try Fixtures.bytes("gif/junk-after-frames.gif"))
         #expect(GIFTestHelpers.checksums(image) == Self.expected["transparency.gif"]?.map(\.crc))

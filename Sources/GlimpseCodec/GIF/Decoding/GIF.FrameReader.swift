@@ -58,8 +58,9 @@ extension GIF {
             self.limits = limits
         }
 
-        /// Whether the input may stop here without losing a frame.
-        var isBetweenFrames: Bool { current == nil && lexer.isBetweenBlocks }
+        /// Whether the input may stop here without losing a frame: no frame is under
+        /// way (a missing trailer, or a cut inside a trailing extension, loses nothing).
+        var isBetweenFrames: Bool { current == nil && !lexer.isInsideImage }
 
         /// Bytes of the canvas, once allocated.
         var canvasBytes: Int { canvas.map { $0.pixels.count } ?? 0 }
