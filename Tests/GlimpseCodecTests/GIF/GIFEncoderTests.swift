@@ -7,7 +7,7 @@ import TestSupport
     /// Fixtures whose frames are all complete (the encoder writes what it is given).
     static let roundTripFixtures = ["disposal.gif", "disposal-previous-first.gif", "transparency.gif", "interlaced.gif",
                                     "local-palettes.gif", "out-of-canvas.gif", "loop-2.gif", "loop-forever.gif",
-                                    "loop-none.gif", "lzw-full-table.gif", "codesize-1.gif", "many-frames.gif"]
+                                    "loop-none.gif", "lzw-full-table.gif", "codesize-1.gif", "many-frames.gif", "extensions.gif"]
 
     @Test(arguments: roundTripFixtures)
     func paletteInputRoundTripsExactly(_ name: String) throws {
