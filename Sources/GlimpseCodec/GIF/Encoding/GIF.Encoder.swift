@@ -63,11 +63,12 @@ extension GIF {
             if image.loopCount != 1 {
                 writer.loopExtension(image.loopCount <= 0 ? 0 : min(0xFFFF, image.loopCount - 1))
             }
-            let canvases = image.frames.map { Self.thresholded($0.pixels.converted(to: .rgba8).bytes) }
             // What a decoder shows before each frame is drawn, tracked as frames are planned.
             var shown = [UInt8](repeating: 0, count: width * height * 4)
             var planned: Plan?
-            for (index, canvas) in canvases.enumerated() {
+            // One frame at a time: the working set is a few canvases, not the whole animation.
+            for (index, frame) in image.frames.enumerated() {
+                let canvas = Self.thresholded(frame.pixels.converted(to: .rgba8).bytes)
                 var rect = Rect(x: 0, y: 0, width: width, height: height)
                 if index > 0, var previous = planned {
                     let clears = Self.bounds(width: width, height: height) { p in canvas[p + 3] == 0 && shown[p + 3] != 0 }
@@ -101,7 +102,7 @@ extension GIF {
                 }
                 Self.draw(canvas, on: &shown, width: width, rect)
                 // Clamped as a Double first: a huge or negative duration must not trap.
-                let centiseconds = (image.frames[index].duration / .milliseconds(10)).rounded()
+                let centiseconds = (frame.duration / .milliseconds(10)).rounded()
                 let delay = centiseconds.isNaN ? 0 : Int(min(65_535, max(0, centiseconds)))
                 planned = Plan(rect: rect, disposal: .none, delay: delay, canvas: canvas, changes: changes)
             }
