@@ -19,17 +19,18 @@ extension GIF {
 
         /// Maps the `width`×`height` pixels of `rgba` (alpha < 128 = transparent)
         /// to at most 256 palette entries, one of them the transparent index when needed
-        /// (or always, with `reserveTransparent`).
+        /// (and, with `reserveTransparent`, whenever that costs no colour).
         static func quantize(_ rgba: [UInt8], width: Int, height: Int, dither: Bool,
                              reserveTransparent: Bool = false) -> Result {
             let count = width * height
             var histogram = ColorHistogram()
-            var hasTransparency = reserveTransparent
+            var hasTransparency = false
             for i in 0..<count {
                 let p = i * 4
                 if rgba[p + 3] < 128 { hasTransparency = true; continue }
                 histogram.add(UInt32(rgba[p]) << 16 | UInt32(rgba[p + 1]) << 8 | UInt32(rgba[p + 2]))
             }
+            if reserveTransparent, histogram.count < 256 { hasTransparency = true }
             let room = hasTransparency ? 255 : 256
             var palette: [Color]
             let exact = histogram.count <= room
