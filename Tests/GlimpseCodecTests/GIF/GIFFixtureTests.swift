@@ -170,6 +170,41 @@ import TestSupport
         #expect(try iterator.next() == nil)
     }
 
+    @Test func pushedBytesYieldFramesAsTheyComplete() throws {
+        let bytes = try Fixtures.bytes("gif/many-frames.gif")
+        let expected = try #require(Self.expected["many-frames.gif"]).map(\.crc)
+        for chunk in [1, 7, 500] {
+            var stream = GIF.FrameIterator(options: DecodingOptions())
+            var checksums: [UInt32] = []
+            var offset = 0
+            while offset < bytes.count {
+                stream.append(bytes[offset..<min(offset + chunk, bytes.count)])
+                offset += chunk
+                while let frame = try stream.next() {
+                    checksums.append(GIFTestHelpers.crc32(GIFTestHelpers.normalised(frame.pixels)))
+                }
+                // Frames come out as soon as their data is complete, not at the end.
+                if offset >= bytes.count / 2 { #expect(!checksums.isEmpty) }
+            }
+            stream.endOfInput()
+            #expect(try stream.next() == nil)
+            #expect(stream.isFinished)
+            #expect(checksums == expected, "chunks of \(chunk)")
+        }
+    }
+
+    @Test func pushedInputCutInsideAFrameThrowsTruncated() throws {
+        let bytes = try Fixtures.bytes("gif/truncated.gif")
+        var stream = GIF.FrameIterator(options: DecodingOptions())
+        stream.append(bytes)
+        var count = 0
+        while try stream.next() != nil { count += 1 }
+        #expect(count > 0)
+        #expect(!stream.isFinished)
+        stream.endOfInput()
+        #expect(throws: DecodingError.truncated) { try stream.next() }
+    }
+
     @Test func frameLimitIsEnforced() throws {
         let bytes = try Fixtures.bytes("gif/many-frames.gif")
         let options = DecodingOptions(limits: DecodingLimits(maxFrames: 10))
