@@ -1,0 +1,154 @@
+import Foundation
+
+extension DiskCache {
+    /// The on-disk layout of one entry: a fixed header, the key, the metadata record, the data.
+    ///
+    /// ```
+    /// offset size
+    ///      0    4  magic "GLMC"
+    ///      4    2  version (1), little endian like every field
+    ///      6    2  header length (48)
+    ///      8    4  key length
+    ///     12    4  metadata length
+    ///     16    8  data length
+    ///     24    8  checksum of key + metadata
+    ///     32    8  checksum of data
+    ///     40    8  checksum of bytes 0..<40
+    /// ```
+    /// The file length must equal header + key + metadata + data exactly, so truncation and
+    /// trailing garbage are detected before any checksum runs. The key is stored so a file
+    /// can never answer for a different key, however unlikely a SHA-256 collision.
+    enum EntryFile {
+        static let magic: [UInt8] = Array("GLMC".utf8)
+        static let version: UInt16 = 1
+        static let headerLength = 48
+        /// Keys and metadata are small by nature; a larger claimed length means a foreign file.
+        static let maximumPrefixField = 1 << 20
+
+        struct Header {
+            var keyLength: Int
+            var metadataLength: Int
+            var dataLength: Int
+            var prefixChecksum: UInt64
+            var dataChecksum: UInt64
+
+            var fileLength: Int { headerLength + keyLength + metadataLength + dataLength }
+        }
+
+        enum ReadResult {
+            /// The file is absent.
+            case missing
+            /// The file exists but is not a valid entry (torn, truncated, foreign).
+            case corrupt(inode: UInt64?)
+            /// A valid entry for another key (SHA-256 collision): a miss, not corruption.
+            case otherKey
+            case entry(metadata: Metadata, data: Data?, fileSize: Int, modified: Int64)
+        }
+
+        static func encodeHeader(key: [UInt8], metadata: [UInt8], data: UnsafeRawBufferPointer) -> [UInt8] {
+            var header: [UInt8] = magic
+            header.reserveCapacity(headerLength + key.count + metadata.count)
+            header.appendLittleEndian(version)
+            header.appendLittleEndian(UInt16(headerLength))
+            header.appendLittleEndian(UInt32(truncatingIfNeeded: key.count))
+            header.appendLittleEndian(UInt32(truncatingIfNeeded: metadata.count))
+            header.appendLittleEndian(UInt64(truncatingIfNeeded: data.count))
+            let prefixChecksum = (key + metadata).withUnsafeBytes { Checksum64.compute($0) }
+            header.appendLittleEndian(prefixChecksum)
+            header.appendLittleEndian(Checksum64.compute(data))
+            header.appendLittleEndian(header.withUnsafeBytes { Checksum64.compute($0) })
+            return header
+        }
+
+        static func parseHeader(_ bytes: ArraySlice<UInt8>) -> Header? {
+            var reader = ByteReader(bytes)
+            guard let magicBytes = reader.read(count: 4), magicBytes.elementsEqual(magic),
+                  reader.readUInt16() == version, reader.readUInt16() == UInt16(headerLength),
+                  let keyLength = reader.readUInt32(), let metadataLength = reader.readUInt32(),
+                  let dataLength = reader.readUInt64(),
+                  let prefixChecksum = reader.readUInt64(), let dataChecksum = reader.readUInt64(),
+                  let headerChecksum = reader.readUInt64()
+            else { return nil }
+            let checked = bytes.prefix(40).withUnsafeBytes { Checksum64.compute($0) }
+            guard headerChecksum == checked,
+                  Int(keyLength) <= maximumPrefixField, Int(metadataLength) <= maximumPrefixField,
+                  dataLength <= UInt64(Int.max / 2)
+            else { return nil }
+            return Header(
+                keyLength: Int(keyLength), metadataLength: Int(metadataLength), dataLength: Int(dataLength),
+                prefixChecksum: prefixChecksum, dataChecksum: dataChecksum
+            )
+        }
+
+        /// Reads and validates the entry at `path`; reads the data only when `includeData`.
+        static func read(path: String, key: [UInt8], includeData: Bool) -> ReadResult {
+            let fd = POSIXFile.open(path, flags: O_RDONLY)
+            guard fd >= 0 else {
+                return POSIXFile.lastError == ENOENT ? .missing : .corrupt(inode: nil)
+            }
+            defer { POSIXFile.close(fd) }
+            guard let status = POSIXFile.status(fd) else { return .corrupt(inode: nil) }
+            let corrupt = ReadResult.corrupt(inode: status.inode)
+            guard status.size >= headerLength else { return corrupt }
+
+            var headerBytes = [UInt8](repeating: 0, count: headerLength)
+            let headerRead = headerBytes.withUnsafeMutableBytes {
+                // Safe: the buffer holds exactly headerLength bytes.
+                POSIXFile.readFully(fd, into: $0.baseAddress!, count: headerLength, offset: 0)
+            }
+            guard headerRead, let header = parseHeader(headerBytes[...]),
+                  header.fileLength == status.size else { return corrupt }
+
+            let prefixLength = header.keyLength + header.metadataLength
+            var prefix = [UInt8](repeating: 0, count: prefixLength)
+            if prefixLength > 0 {
+                let prefixRead = prefix.withUnsafeMutableBytes {
+                    // Safe: the buffer holds exactly prefixLength (> 0) bytes.
+                    POSIXFile.readFully(fd, into: $0.baseAddress!, count: prefixLength, offset: headerLength)
+                }
+                guard prefixRead else { return corrupt }
+            }
+            guard prefix.withUnsafeBytes({ Checksum64.compute($0) }) == header.prefixChecksum,
+                  let metadata = Metadata(decoding: prefix[header.keyLength...])
+            else { return corrupt }
+            guard prefix[..<header.keyLength].elementsEqual(key) else { return .otherKey }
+
+            guard includeData else {
+                return .entry(metadata: metadata, data: nil, fileSize: status.size, modified: status.modified)
+            }
+            guard let data = readData(fd, count: header.dataLength, offset: headerLength + prefixLength,
+                                      checksum: header.dataChecksum)
+            else { return corrupt }
+            return .entry(metadata: metadata, data: data, fileSize: status.size, modified: status.modified)
+        }
+
+        private static func readData(_ fd: Int32, count: Int, offset: Int, checksum: UInt64) -> Data? {
+            guard count > 0 else { return checksum == Checksum64.compute(UnsafeRawBufferPointer(start: nil, count: 0)) ? Data() : nil }
+            // Uninitialised memory handed to Data without a copy: zero-filling 64 KiB costs
+            // as much as the checksum. Safe: every byte is written by readFully before use,
+            // and the buffer is freed on every failure path.
+            guard let buffer = malloc(count) else { return nil }
+            guard POSIXFile.readFully(fd, into: buffer, count: count, offset: offset),
+                  Checksum64.compute(UnsafeRawBufferPointer(start: buffer, count: count)) == checksum
+            else {
+                free(buffer)
+                return nil
+            }
+            return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
+        }
+
+        /// Writes a complete entry file at `path` (a fresh temporary name); `false` on error.
+        static func write(path: String, key: [UInt8], metadata: Metadata, data: UnsafeRawBufferPointer, durable: Bool) -> Bool {
+            let metadataBytes = metadata.encoded()
+            var prefix = encodeHeader(key: key, metadata: metadataBytes, data: data)
+            prefix.append(contentsOf: key)
+            prefix.append(contentsOf: metadataBytes)
+            let fd = POSIXFile.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+            guard fd >= 0 else { return false }
+            let written = prefix.withUnsafeBytes { POSIXFile.writeFully(fd, [$0, data]) }
+            let synced = !durable || fsync(fd) == 0
+            POSIXFile.close(fd)
+            return written && synced
+        }
+    }
+}
