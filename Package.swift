@@ -36,6 +36,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Child process for the disk cache's crash and multi-process tests (not a product).
+        .executableTarget(name: "glimpse-cache-stress", dependencies: ["GlimpseCache"]),
         .target(name: "TestSupport", dependencies: ["GlimpseCodec"], path: "Tests/TestSupport"),
         .testTarget(name: "GlimpseCodecTests", dependencies: ["GlimpseCodec", "TestSupport"]),
         .testTarget(name: "GlimpseCacheTests", dependencies: ["GlimpseCache", "TestSupport"]),
