@@ -124,6 +124,7 @@ extension DiskCache {
 
         private static func readData(_ fd: Int32, count: Int, offset: Int, checksum: UInt64) -> Data? {
             guard count > 0 else { return checksum == Checksum64.compute(UnsafeRawBufferPointer(start: nil, count: 0)) ? Data() : nil }
+
             // Uninitialised memory handed to Data without a copy: zero-filling 64 KiB costs
             // as much as the checksum. Safe: every byte is written by readFully before use,
             // and the buffer is freed on every failure path.
@@ -138,6 +139,8 @@ extension DiskCache {
         }
 
         /// Writes a complete entry file at `path` (a fresh temporary name); `false` on error.
+        /// The file's modification time is set to `metadata.storedDate`, so the directory scan
+        /// learns every entry's age from `stat` alone and agrees with an injected clock.
         static func write(path: String, key: [UInt8], metadata: Metadata, data: UnsafeRawBufferPointer, durable: Bool) -> Bool {
             let metadataBytes = metadata.encoded()
             var prefix = encodeHeader(key: key, metadata: metadataBytes, data: data)
@@ -146,6 +149,10 @@ extension DiskCache {
             let fd = POSIXFile.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
             guard fd >= 0 else { return false }
             let written = prefix.withUnsafeBytes { POSIXFile.writeFully(fd, [$0, data]) }
+            let stored = metadata.storedDate.timeIntervalSince1970
+            let seconds = stored.rounded(.down)
+            let time = timespec(tv_sec: Int(seconds), tv_nsec: Int((stored - seconds) * 1e9))
+            _ = [time, time].withUnsafeBufferPointer { futimens(fd, $0.baseAddress) }
             let synced = !durable || fsync(fd) == 0
             POSIXFile.close(fd)
             return written && synced

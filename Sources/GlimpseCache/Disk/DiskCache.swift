@@ -93,8 +93,10 @@ public final class DiskCache: Sendable {
     }
 
     /// Whether a valid, unexpired entry exists for `key` (reads its header and metadata).
+    /// Unlike reads, it does not make the entry more recently used.
     public func contains(_ key: String) -> Bool {
-        metadata(forKey: key) != nil
+        guard case .entry = read(key: key, includeData: false, touch: false) else { return false }
+        return true
     }
 
     // MARK: Writing
@@ -106,8 +108,9 @@ public final class DiskCache: Sendable {
         let name = Self.fileName(forKey: key)
         let keyBytes = Array(key.utf8)
         var metadata = metadata
-        let writeTime = now()
-        metadata.storedDate = Date(timeIntervalSince1970: Double(writeTime) / 1e9)
+        // Millisecond precision: what the metadata record keeps, so file time and record agree.
+        let writeTime = Self.nanoseconds(configuration.clock.now()) / 1_000_000 * 1_000_000
+        metadata.storedDate = Date(timeIntervalSince1970: Double(writeTime / 1_000_000) / 1e3)
         let estimated = EntryFile.headerLength + keyBytes.count + data.count + 64
         guard estimated <= configuration.sizeLimit else {
             throw .entryTooLarge(size: estimated, limit: configuration.sizeLimit)
@@ -201,7 +204,7 @@ public final class DiskCache: Sendable {
         case entry(Metadata, Data?)
     }
 
-    private func read(key: String, includeData: Bool) -> ReadOutcome {
+    private func read(key: String, includeData: Bool, touch: Bool = true) -> ReadOutcome {
         let name = Self.fileName(forKey: key)
         let filePath = path + "/" + name
         switch EntryFile.read(path: filePath, key: Array(key.utf8), includeData: includeData) {
@@ -213,15 +216,17 @@ public final class DiskCache: Sendable {
         case .corrupt(let inode):
             discard(name: name, inode: inode)
             return .miss
-        case .entry(let metadata, let data, let fileSize, let modified):
+        case .entry(let metadata, let data, let fileSize, _):
             let time = now()
+            let stored = Int64((metadata.storedDate.timeIntervalSince1970 * 1e9).rounded())
             if configuration.maxAge > .zero,
-               time - modified > Self.nanoseconds(configuration.maxAge) {
+               time - stored > Self.nanoseconds(configuration.maxAge) {
                 discard(name: name, inode: nil)
                 return .miss
             }
+            guard touch else { return .entry(metadata, data) }
             let flushNeeded = index.withLock { index in
-                index.recordAccess(name, size: fileSize, stored: modified, now: time)
+                index.recordAccess(name, size: fileSize, stored: stored, now: time)
                 return index.pendingJournalLines >= Self.journalBatch
             }
             if flushNeeded {

@@ -16,21 +16,25 @@ public enum Checksum64 {
         var lane0 = seed &+ prime1, lane1 = seed &+ prime2
         var lane2 = seed ^ prime3, lane3 = seed &- prime1
         var offset = 0
-        guard let base = bytes.baseAddress else { return finish(lane0 ^ UInt64(count)) }
-        // Safe: every load below reads 8 bytes at offset + k*8 with offset + 32 <= count.
-        while offset + 32 <= count {
-            lane0 = round(lane0, base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            lane1 = round(lane1, base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
-            lane2 = round(lane2, base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
-            lane3 = round(lane3, base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
-            offset += 32
+        let base = bytes.baseAddress
+        // Safe: every load below reads 8 bytes at offset + k*8 with offset + 32 <= count, and
+        // a nil base only comes with count == 0, when no load runs.
+        if let base {
+            while offset + 32 <= count {
+                lane0 = round(lane0, base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                lane1 = round(lane1, base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+                lane2 = round(lane2, base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+                lane3 = round(lane3, base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+                offset += 32
+            }
         }
         var hash = lane0.rotatedLeft(1) &+ lane1.rotatedLeft(7) &+ lane2.rotatedLeft(12) &+ lane3.rotatedLeft(18)
         hash ^= UInt64(truncatingIfNeeded: count) &* prime3
-        // Safe: 8-byte loads only while offset + 8 <= count.
-        while offset + 8 <= count {
-            hash = round(hash, base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            offset += 8
+        if let base {
+            while offset + 8 <= count {
+                hash = round(hash, base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                offset += 8
+            }
         }
         while offset < count {
             hash = (hash ^ UInt64(bytes[offset]) &* prime1).rotatedLeft(11) &* prime2
