@@ -138,16 +138,17 @@ extension DiskCache {
             return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
         }
 
-        /// Writes a complete entry file at `path` (a fresh temporary name); `false` on error.
+        /// Writes a complete entry file at `path` (a fresh temporary name); returns its length,
+        /// or `nil` on error.
         /// The file's modification time is set to `metadata.storedDate`, so the directory scan
         /// learns every entry's age from `stat` alone and agrees with an injected clock.
-        static func write(path: String, key: [UInt8], metadata: Metadata, data: UnsafeRawBufferPointer, durable: Bool) -> Bool {
+        static func write(path: String, key: [UInt8], metadata: Metadata, data: UnsafeRawBufferPointer, durable: Bool) -> Int? {
             let metadataBytes = metadata.encoded()
             var prefix = encodeHeader(key: key, metadata: metadataBytes, data: data)
             prefix.append(contentsOf: key)
             prefix.append(contentsOf: metadataBytes)
             let fd = POSIXFile.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
-            guard fd >= 0 else { return false }
+            guard fd >= 0 else { return nil }
             let written = prefix.withUnsafeBytes { POSIXFile.writeFully(fd, [$0, data]) }
             let stored = metadata.storedDate.timeIntervalSince1970
             let seconds = stored.rounded(.down)
@@ -155,7 +156,7 @@ extension DiskCache {
             _ = [time, time].withUnsafeBufferPointer { futimens(fd, $0.baseAddress) }
             let synced = !durable || fsync(fd) == 0
             POSIXFile.close(fd)
-            return written && synced
+            return written && synced ? prefix.count + data.count : nil
         }
     }
 }

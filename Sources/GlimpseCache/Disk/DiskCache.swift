@@ -120,7 +120,7 @@ public final class DiskCache: Sendable {
             EntryFile.write(path: temporary, key: keyBytes, metadata: metadata, data: bytes,
                             durable: configuration.durableWrites)
         }
-        guard written else {
+        guard let size = written else {
             let code = POSIXFile.lastError
             POSIXFile.unlink(temporary)
             throw .io(operation: "write", errno: code)
@@ -130,7 +130,6 @@ public final class DiskCache: Sendable {
             POSIXFile.unlink(temporary)
             throw .io(operation: "rename", errno: code)
         }
-        let size = EntryFile.headerLength + keyBytes.count + metadata.encoded().count + data.count
         let evicted = index.withLock { index in
             index.recordWrite(name, size: size, now: writeTime)
             return evictionCandidates(&index)

@@ -38,10 +38,11 @@ struct DiskCacheLargeDirectoryTests {
     private func writeEntriesDirectly(count: Int, payload: Data, directory: String, realKeys: Set<String>) throws {
         let stored = Date(timeIntervalSince1970: 1_700_000_000)
         func write(_ key: String, path: String) -> Bool {
-            payload.withUnsafeBytes { bytes in
+            let written: Int? = payload.withUnsafeBytes { bytes in
                 DiskCache.EntryFile.write(path: path, key: Array(key.utf8), metadata: .init(storedDate: stored),
                                           data: bytes, durable: false)
             }
+            return written != nil
         }
         // ext4 allows 65 000 links per inode: a fresh template every 50 000 entries.
         let template = directory + "/.template"
