@@ -81,6 +81,10 @@ extension DiskCache {
         }
 
         /// Reads and validates the entry at `path`; reads the data only when `includeData`.
+        ///
+        /// A data read is one `pread` of the whole file into a buffer that the returned `Data`
+        /// then owns (open, fstat, pread, close: the same system calls as reading a plain file).
+        /// A metadata read fetches the first page and more only for an unusually long prefix.
         static func read(path: String, key: [UInt8], includeData: Bool) -> ReadResult {
             let fd = POSIXFile.open(path, flags: O_RDONLY)
             guard fd >= 0 else {
@@ -89,54 +93,51 @@ extension DiskCache {
             defer { POSIXFile.close(fd) }
             guard let status = POSIXFile.status(fd) else { return .corrupt(inode: nil) }
             let corrupt = ReadResult.corrupt(inode: status.inode)
-            guard status.size >= headerLength else { return corrupt }
+            guard status.size >= headerLength, status.size <= Int.max / 2 else { return corrupt }
 
-            var headerBytes = [UInt8](repeating: 0, count: headerLength)
-            let headerRead = headerBytes.withUnsafeMutableBytes {
-                // Safe: the buffer holds exactly headerLength bytes.
-                POSIXFile.readFully(fd, into: $0.baseAddress!, count: headerLength, offset: 0)
-            }
-            guard headerRead, let header = parseHeader(headerBytes[...]),
-                  header.fileLength == status.size else { return corrupt }
+            let length = includeData ? status.size : min(status.size, firstReadLength)
+            // Uninitialised memory: zero-filling it would cost as much as the checksum. Safe:
+            // only the `length` bytes readFully wrote are ever read, and the buffer is freed on
+            // every path that does not hand it to Data.
+            guard var buffer = malloc(length) else { return corrupt }
+            var bufferLength = length
+            var handedOver = false
+            defer { if !handedOver { free(buffer) } }
+            guard POSIXFile.readFully(fd, into: buffer, count: length, offset: 0) else { return corrupt }
 
-            let prefixLength = header.keyLength + header.metadataLength
-            var prefix = [UInt8](repeating: 0, count: prefixLength)
-            if prefixLength > 0 {
-                let prefixRead = prefix.withUnsafeMutableBytes {
-                    // Safe: the buffer holds exactly prefixLength (> 0) bytes.
-                    POSIXFile.readFully(fd, into: $0.baseAddress!, count: prefixLength, offset: headerLength)
-                }
-                guard prefixRead else { return corrupt }
+            let header = UnsafeRawBufferPointer(start: buffer, count: headerLength)
+            guard let parsed = parseHeader(Array(header)[...]), parsed.fileLength == status.size else { return corrupt }
+            let prefixEnd = headerLength + parsed.keyLength + parsed.metadataLength
+            if prefixEnd > bufferLength {
+                // Only for metadata reads with a prefix longer than the first read.
+                guard let larger = realloc(buffer, prefixEnd) else { return corrupt }
+                buffer = larger
+                guard POSIXFile.readFully(fd, into: buffer + bufferLength, count: prefixEnd - bufferLength,
+                                          offset: bufferLength) else { return corrupt }
+                bufferLength = prefixEnd
             }
-            guard prefix.withUnsafeBytes({ Checksum64.compute($0) }) == header.prefixChecksum,
-                  let metadata = Metadata(decoding: prefix[header.keyLength...])
+            let prefix = UnsafeRawBufferPointer(start: buffer + headerLength, count: prefixEnd - headerLength)
+            guard Checksum64.compute(prefix) == parsed.prefixChecksum,
+                  let metadata = Metadata(decoding: Array(prefix[parsed.keyLength...])[...])
             else { return corrupt }
-            guard prefix[..<header.keyLength].elementsEqual(key) else { return .otherKey }
+            guard prefix[..<parsed.keyLength].elementsEqual(key) else { return .otherKey }
 
             guard includeData else {
                 return .entry(metadata: metadata, data: nil, fileSize: status.size, modified: status.modified)
             }
-            guard let data = readData(fd, count: header.dataLength, offset: headerLength + prefixLength,
-                                      checksum: header.dataChecksum)
-            else { return corrupt }
+            let dataBytes = UnsafeRawBufferPointer(start: buffer + prefixEnd, count: parsed.dataLength)
+            guard Checksum64.compute(dataBytes) == parsed.dataChecksum else { return corrupt }
+            handedOver = true
+            let base = buffer
+            let data = parsed.dataLength == 0
+                ? Data()
+                : Data(bytesNoCopy: buffer + prefixEnd, count: parsed.dataLength, deallocator: .custom { _, _ in free(base) })
+            if parsed.dataLength == 0 { free(base) }
             return .entry(metadata: metadata, data: data, fileSize: status.size, modified: status.modified)
         }
 
-        private static func readData(_ fd: Int32, count: Int, offset: Int, checksum: UInt64) -> Data? {
-            guard count > 0 else { return checksum == Checksum64.compute(UnsafeRawBufferPointer(start: nil, count: 0)) ? Data() : nil }
-
-            // Uninitialised memory handed to Data without a copy: zero-filling 64 KiB costs
-            // as much as the checksum. Safe: every byte is written by readFully before use,
-            // and the buffer is freed on every failure path.
-            guard let buffer = malloc(count) else { return nil }
-            guard POSIXFile.readFully(fd, into: buffer, count: count, offset: offset),
-                  Checksum64.compute(UnsafeRawBufferPointer(start: buffer, count: count)) == checksum
-            else {
-                free(buffer)
-                return nil
-            }
-            return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
-        }
+        /// Enough for the header, a URL-sized key and a typical metadata record in one read.
+        static let firstReadLength = 4096
 
         /// Writes a complete entry file at `path` (a fresh temporary name); returns its length,
         /// or `nil` on error.

@@ -45,18 +45,24 @@ public final class DiskCache: Sendable {
             throw .directoryUnavailable(path: path)
         }
         loaded.enter()
-        DispatchQueue.global(qos: .utility).async { [self] in
+        let loaded = self.loaded, path = self.path
+        // Weak: a cache released before its scan ends must deinit (and flush) right away.
+        DispatchQueue.global(qos: .utility).async { [weak self] in
             configuration.beforeInitialScan?()
-            let result = DirectoryScan.run(directory: path, now: now())
-            let (evicted, expired) = index.withLock { index in
-                index.merge(scanned: result.entries)
-                index.journalLines += result.journalLines
-                return (evictionCandidates(&index), expiredCandidates(&index))
-            }
-            deleteFiles(evicted + expired)
-            compactJournalIfNeeded()
+            let result = DirectoryScan.run(directory: path, now: Self.nanoseconds(configuration.clock.now()))
+            self?.merge(result)
             loaded.leave()
         }
+    }
+
+    private func merge(_ result: DirectoryScan.Result) {
+        let (evicted, expired) = index.withLock { index in
+            index.merge(scanned: result.entries)
+            index.journalLines += result.journalLines
+            return (evictionCandidates(&index), expiredCandidates(&index))
+        }
+        deleteFiles(evicted + expired)
+        compactJournalIfNeeded()
     }
 
     deinit {

@@ -23,7 +23,6 @@ public struct SHA256: Sendable {
     )
     private var block: [UInt8] = []
     private var messageLength: UInt64 = 0
-    private var schedule = [UInt32](repeating: 0, count: 64)
 
     public init() {
         block.reserveCapacity(64)
@@ -31,15 +30,32 @@ public struct SHA256: Sendable {
 
     /// Feeds more message bytes; may be called any number of times.
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        for byte in bytes {
-            block.append(byte)
-            if block.count == 64 {
-                compressBlock()
-                block.removeAll(keepingCapacity: true)
-            }
-            // Wrapping: FIPS 180-4 defines the length modulo 2^64 bits.
-            messageLength &+= 1
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            update(UnsafeRawBufferPointer(buffer))
         }
+        guard handled == nil else { return }
+        let copy = Array(bytes)
+        copy.withUnsafeBytes { update($0) }
+    }
+
+    /// Feeds more message bytes from raw memory.
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        // Wrapping: FIPS 180-4 defines the length modulo 2^64 bits.
+        messageLength &+= UInt64(bytes.count)
+        var offset = 0
+        if !block.isEmpty {
+            let take = min(64 - block.count, bytes.count)
+            block.append(contentsOf: bytes[0..<take])
+            offset = take
+            guard block.count == 64 else { return }
+            compressBufferedBlock()
+            block.removeAll(keepingCapacity: true)
+        }
+        while bytes.count - offset >= 64 {
+            compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 64]))
+            offset += 64
+        }
+        block.append(contentsOf: bytes[offset...])
     }
 
     /// Pads the message (FIPS 180-4 §5.1.1) and returns the 32-byte digest.
@@ -48,14 +64,14 @@ public struct SHA256: Sendable {
         block.append(0x80)
         if block.count > 56 {
             block.append(contentsOf: repeatElement(0, count: 64 - block.count))
-            compressBlock()
+            compressBufferedBlock()
             block.removeAll(keepingCapacity: true)
         }
         block.append(contentsOf: repeatElement(0, count: 56 - block.count))
         for shift in stride(from: 56, through: 0, by: -8) {
             block.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
         }
-        compressBlock()
+        compressBufferedBlock()
         block.removeAll(keepingCapacity: true)
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
@@ -87,28 +103,39 @@ public struct SHA256: Sendable {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// FIPS 180-4 §6.2.2: one round of the compression function over the 64-byte `block`.
-    private mutating func compressBlock() {
-        for t in 0..<16 {
-            schedule[t] = UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16
-                | UInt32(block[t * 4 + 2]) << 8 | UInt32(block[t * 4 + 3])
-        }
-        for t in 16..<64 {
-            let w15 = schedule[t - 15], w2 = schedule[t - 2]
-            let sigma0 = w15.rotatedRight(7) ^ w15.rotatedRight(18) ^ (w15 >> 3)
-            let sigma1 = w2.rotatedRight(17) ^ w2.rotatedRight(19) ^ (w2 >> 10)
-            schedule[t] = sigma1 &+ schedule[t - 7] &+ sigma0 &+ schedule[t - 16]
-        }
+    private mutating func compressBufferedBlock() {
+        // A separate reference so that `compress` may mutate `self` while the bytes are read.
+        let full = block
+        full.withUnsafeBytes { compress($0) }
+    }
+
+    /// FIPS 180-4 §6.2.2: the compression function over one 64-byte block.
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
         var (a, b, c, d, e, f, g, h) = state
-        for t in 0..<64 {
-            let bigSigma1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let choose = (e & f) ^ (~e & g)
-            let t1 = h &+ bigSigma1 &+ choose &+ Self.roundConstants[t] &+ schedule[t]
-            let bigSigma0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = bigSigma0 &+ majority
-            h = g; g = f; f = e; e = d &+ t1
-            d = c; c = b; b = a; a = t1 &+ t2
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+            Self.roundConstants.withUnsafeBufferPointer { constants in
+                // Safe: callers pass exactly 64 bytes; the schedule holds 64 words and every
+                // index below is in 0..<64.
+                for t in 0..<16 {
+                    schedule[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: t * 4, as: UInt32.self))
+                }
+                for t in 16..<64 {
+                    let w15 = schedule[t - 15], w2 = schedule[t - 2]
+                    let sigma0 = w15.rotatedRight(7) ^ w15.rotatedRight(18) ^ (w15 >> 3)
+                    let sigma1 = w2.rotatedRight(17) ^ w2.rotatedRight(19) ^ (w2 >> 10)
+                    schedule[t] = sigma1 &+ schedule[t - 7] &+ sigma0 &+ schedule[t - 16]
+                }
+                for t in 0..<64 {
+                    let bigSigma1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                    let choose = (e & f) ^ (~e & g)
+                    let t1 = h &+ bigSigma1 &+ choose &+ constants[t] &+ schedule[t]
+                    let bigSigma0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = bigSigma0 &+ majority
+                    h = g; g = f; f = e; e = d &+ t1
+                    d = c; c = b; b = a; a = t1 &+ t2
+                }
+            }
         }
         state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
                  state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)

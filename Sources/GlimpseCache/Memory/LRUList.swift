@@ -4,40 +4,56 @@
 /// No node is a class instance, so the whole structure lives in two allocations and can sit
 /// inside a `Mutex` without `@unchecked Sendable`. Removal swaps the last slot into the hole,
 /// which keeps the array dense and every operation O(1).
+@usableFromInline
 struct LRUList<Key: Hashable, Value> {
+    @usableFromInline
     struct Node {
-        var key: Key
-        var value: Value
-        var cost: Int
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value
+        @usableFromInline var cost: Int
         /// Absolute expiry on the owner's clock; `nil` = never.
-        var expiry: Duration?
+        @usableFromInline var expiry: Duration?
         /// Neighbour towards the most recently used end (`-1` = none).
-        var newer: Int
+        @usableFromInline var newer: Int
         /// Neighbour towards the least recently used end (`-1` = none).
-        var older: Int
+        @usableFromInline var older: Int
+
+        @inlinable
+        init(key: Key, value: Value, cost: Int, expiry: Duration?, newer: Int, older: Int) {
+            self.key = key
+            self.value = value
+            self.cost = cost
+            self.expiry = expiry
+            self.newer = newer
+            self.older = older
+        }
     }
 
-    private(set) var nodes: [Node] = []
-    private var slots: [Key: Int] = [:]
+    @usableFromInline var nodes: [Node] = []
+    @usableFromInline var slots: [Key: Int] = [:]
     /// Most recently used slot.
-    private(set) var newest = -1
+    @usableFromInline var newest = -1
     /// Least recently used slot.
-    private(set) var oldest = -1
-    private(set) var totalCost = 0
+    @usableFromInline var oldest = -1
+    @usableFromInline var totalCost = 0
 
-    var count: Int { nodes.count }
-    var isEmpty: Bool { nodes.isEmpty }
+    @inlinable var count: Int { nodes.count }
+    @inlinable var isEmpty: Bool { nodes.isEmpty }
 
+    @inlinable
     init(minimumCapacity: Int = 0) {
         nodes.reserveCapacity(minimumCapacity)
         slots.reserveCapacity(minimumCapacity)
     }
 
+    @inlinable
     func slot(for key: Key) -> Int? { slots[key] }
 
+    @inlinable
     func contains(_ key: Key) -> Bool { slots[key] != nil }
 
     /// Looks up `key` and, when found, marks it most recently used.
+    @inlinable
     mutating func touch(_ key: Key) -> Int? {
         guard let slot = slots[key] else { return nil }
         moveToFront(slot)
@@ -45,18 +61,20 @@ struct LRUList<Key: Hashable, Value> {
     }
 
     /// Edits an entry's value in place without changing its recency.
+    @inlinable
     mutating func update(_ slot: Int, _ body: (inout Value) -> Void) {
         body(&nodes[slot].value)
     }
 
     /// Reads an entry without changing its recency.
+    @inlinable
     func peek(_ key: Key) -> Node? {
         guard let slot = slots[key] else { return nil }
         return nodes[slot]
     }
 
     /// Inserts or replaces `key` as the most recently used entry; returns the replaced value.
-    @discardableResult
+    @inlinable @discardableResult
     mutating func insert(_ key: Key, value: Value, cost: Int, expiry: Duration?) -> Value? {
         if let slot = slots[key] {
             let old = nodes[slot].value
@@ -79,6 +97,7 @@ struct LRUList<Key: Hashable, Value> {
 
     /// Inserts `key` as the least recently used entry (used when merging a scanned index, whose
     /// entries are older than anything touched since the cache opened). No-op when present.
+    @inlinable
     mutating func insertAsOldest(_ key: Key, value: Value, cost: Int, expiry: Duration?) {
         guard slots[key] == nil else { return }
         let slot = nodes.count
@@ -90,17 +109,19 @@ struct LRUList<Key: Hashable, Value> {
         totalCost += cost
     }
 
-    @discardableResult
+    @inlinable @discardableResult
     mutating func remove(_ key: Key) -> Node? {
         guard let slot = slots[key] else { return nil }
         return removeSlot(slot)
     }
 
     /// Removes and returns the least recently used entry.
+    @inlinable
     mutating func removeOldest() -> Node? {
         oldest >= 0 ? removeSlot(oldest) : nil
     }
 
+    @inlinable
     mutating func removeAll(keepingCapacity: Bool = false) {
         nodes.removeAll(keepingCapacity: keepingCapacity)
         slots.removeAll(keepingCapacity: keepingCapacity)
@@ -110,6 +131,7 @@ struct LRUList<Key: Hashable, Value> {
     }
 
     /// Keys from most to least recently used (tests and index snapshots).
+    @inlinable
     func keysByRecency() -> [Key] {
         var keys: [Key] = []
         keys.reserveCapacity(nodes.count)
@@ -121,7 +143,8 @@ struct LRUList<Key: Hashable, Value> {
         return keys
     }
 
-    private mutating func moveToFront(_ slot: Int) {
+    @inlinable
+    mutating func moveToFront(_ slot: Int) {
         guard slot != newest else { return }
         unlink(slot)
         nodes[slot].older = newest
@@ -131,13 +154,15 @@ struct LRUList<Key: Hashable, Value> {
         if oldest < 0 { oldest = slot }
     }
 
-    private mutating func unlink(_ slot: Int) {
+    @inlinable
+    mutating func unlink(_ slot: Int) {
         let newer = nodes[slot].newer, older = nodes[slot].older
         if newer >= 0 { nodes[newer].older = older } else { newest = older }
         if older >= 0 { nodes[older].newer = newer } else { oldest = newer }
     }
 
-    private mutating func removeSlot(_ slot: Int) -> Node {
+    @inlinable
+    mutating func removeSlot(_ slot: Int) -> Node {
         unlink(slot)
         totalCost -= nodes[slot].cost
         slots[nodes[slot].key] = nil

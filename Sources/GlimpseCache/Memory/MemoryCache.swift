@@ -6,13 +6,21 @@ import Synchronization
 /// the class is `Sendable` without unchecked conformances. Both limits are enforced on every
 /// insert: least recently used entries are evicted until the cache fits again.
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private struct State {
-        var list: LRUList<Key, Value>
-        var statistics = Statistics()
+    @usableFromInline
+    struct State {
+        @usableFromInline var list: LRUList<Key, Value>
+        @usableFromInline var statistics = Statistics()
+
+        @usableFromInline
+        init(list: LRUList<Key, Value>) {
+            self.list = list
+        }
     }
 
     public let configuration: Configuration
-    private let state: Mutex<State>
+    // Inlinable so that callers in other modules get code specialised for their Key and
+    // Value: unspecialised generic dictionary and array access costs ten times more.
+    @usableFromInline let state: Mutex<State>
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -25,6 +33,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// The value for `key`, marking it most recently used; `nil` when absent or expired.
+    @inlinable
     public func value(forKey key: Key) -> Value? {
         let clock = configuration.clock
         return state.withLock { state -> Value? in
@@ -43,6 +52,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// Whether a live entry exists for `key`; does not change recency or counters.
+    @inlinable
     public func contains(_ key: Key) -> Bool {
         let clock = configuration.clock
         return state.withLock { state in
@@ -59,7 +69,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///   - timeToLive: overrides the configuration's default; `nil` uses the default.
     /// - Returns: `false` when the entry was refused because its cost exceeds
     ///   `entryCostLimitRatio × costLimit` (any older value for `key` is removed then too).
-    @discardableResult
+    @inlinable @discardableResult
     public func setValue(_ value: Value, forKey key: Key, cost: Int = 1, timeToLive: Duration? = nil) -> Bool {
         let configuration = self.configuration
         let cost = max(cost, 0)
@@ -78,26 +88,30 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// Removes and returns the value for `key`.
-    @discardableResult
+    @inlinable @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
         state.withLock { $0.list.remove(key)?.value }
     }
 
+    @inlinable
     public func removeAll() {
         state.withLock { $0.list.removeAll() }
     }
 
     /// Evicts least recently used entries until the total cost is at most `cost`.
+    @inlinable
     public func trim(toCost cost: Int) {
         state.withLock { Self.evict(&$0, costLimit: cost, countLimit: .max) }
     }
 
     /// Evicts least recently used entries until at most `count` remain.
+    @inlinable
     public func trim(toCount count: Int) {
         state.withLock { Self.evict(&$0, costLimit: .max, countLimit: count) }
     }
 
     /// Drops every expired entry now (expired entries are otherwise dropped when read).
+    @inlinable
     public func removeExpired() {
         let now = configuration.clock.now()
         state.withLock { state in
@@ -108,10 +122,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
     }
 
+    @inlinable
     public var totalCost: Int { state.withLock { $0.list.totalCost } }
+    @inlinable
     public var count: Int { state.withLock { $0.list.count } }
 
     /// Counters since creation, with the current cost and count.
+    @inlinable
     public var statistics: Statistics {
         state.withLock { state in
             var statistics = state.statistics
@@ -122,9 +139,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// Keys from most to least recently used; for diagnostics and tests.
+    @inlinable
     public var keysByRecency: [Key] { state.withLock { $0.list.keysByRecency() } }
 
-    private static func evict(_ state: inout State, costLimit: Int, countLimit: Int) {
+    @inlinable
+    static func evict(_ state: inout State, costLimit: Int, countLimit: Int) {
         while state.list.totalCost > costLimit || state.list.count > countLimit,
               state.list.removeOldest() != nil {
             state.statistics.evictions += 1

@@ -191,7 +191,8 @@ struct DiskCacheTests {
             _ = cache.data(forKey: "b")
             clock.advance(by: .seconds(1))
             _ = cache.data(forKey: "a")
-        }  // released: the journal is flushed
+            cache.flush()
+        }
         let reopened = try DiskCache(configuration: configuration(directory, clock: clock))
         #expect(reopened.namesByRecency == ["c", "d", "b", "a"].map(DiskCache.fileName(forKey:)))
         #expect(reopened.count == 4)
