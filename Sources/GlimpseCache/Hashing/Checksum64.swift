@@ -1,10 +1,13 @@
-import Foundation
-
 /// A fast, non-cryptographic 64-bit checksum over entry files.
 ///
-/// It only has to notice torn, truncated or foreign bytes, not resist an attacker, so it
-/// favours throughput: four independent multiply-rotate lanes over 8-byte words let the
-/// CPU overlap the multiplications (the disk cache checksums every byte it reads).
+/// It only has to notice torn, truncated, bit-flipped or foreign bytes, not resist an
+/// attacker, so it favours throughput: a Fletcher-style pair of running sums (RFC 1146
+/// appendix I describes Fletcher's checksum) per lane over 8-byte words, four independent
+/// lanes, then an avalanche over the lanes. The disk cache checksums every byte it reads, and
+/// two additions per word cost far less than a multiplication per word.
+///
+/// Any single changed word changes its lane's plain sum, and any reordering of words changes
+/// the position-weighted sum (unless the difference is a multiple of 2^64).
 public enum Checksum64 {
     private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
@@ -13,44 +16,45 @@ public enum Checksum64 {
     /// The checksum of `bytes`, continuing from `seed` (pass a previous result to chain).
     public static func compute(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         let count = bytes.count
-        var lane0 = seed &+ prime1, lane1 = seed &+ prime2
-        var lane2 = seed ^ prime3, lane3 = seed &- prime1
+        var sum0 = seed, sum1 = seed ^ prime1, sum2 = seed ^ prime2, sum3 = seed ^ prime3
+        var weighted0: UInt64 = 0, weighted1: UInt64 = 0, weighted2: UInt64 = 0, weighted3: UInt64 = 0
         var offset = 0
-        let base = bytes.baseAddress
-        // Safe: every load below reads 8 bytes at offset + k*8 with offset + 32 <= count, and
-        // a nil base only comes with count == 0, when no load runs.
-        if let base {
+        // Safe: every load reads 8 bytes at offset + k*8 with offset + 32 <= count; a nil
+        // base address only comes with count == 0, when no load runs.
+        if let base = bytes.baseAddress {
             while offset + 32 <= count {
-                lane0 = round(lane0, base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                lane1 = round(lane1, base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
-                lane2 = round(lane2, base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
-                lane3 = round(lane3, base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+                sum0 &+= base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                sum1 &+= base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
+                sum2 &+= base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)
+                sum3 &+= base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)
+                weighted0 &+= sum0
+                weighted1 &+= sum1
+                weighted2 &+= sum2
+                weighted3 &+= sum3
                 offset += 32
             }
         }
-        var hash = lane0.rotatedLeft(1) &+ lane1.rotatedLeft(7) &+ lane2.rotatedLeft(12) &+ lane3.rotatedLeft(18)
-        hash ^= UInt64(truncatingIfNeeded: count) &* prime3
-        if let base {
-            while offset + 8 <= count {
-                hash = round(hash, base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                offset += 8
-            }
-        }
+        var hash = UInt64(truncatingIfNeeded: count) &* prime3
+        hash = mix(mix(mix(mix(hash, sum0), sum1), sum2), sum3)
+        hash = mix(mix(mix(mix(hash, weighted0), weighted1), weighted2), weighted3)
+        // The last 0...31 bytes, one at a time (at most 31 steps).
         while offset < count {
-            hash = (hash ^ UInt64(bytes[offset]) &* prime1).rotatedLeft(11) &* prime2
+            hash = mix(hash, UInt64(bytes[offset]))
             offset += 1
         }
         return finish(hash)
     }
 
-    /// Convenience over any contiguous byte collection.
-    public static func compute<Bytes: ContiguousBytes>(_ bytes: Bytes, seed: UInt64 = 0) -> UInt64 {
+    /// Convenience over a byte array.
+    public static func compute(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
         bytes.withUnsafeBytes { compute($0, seed: seed) }
     }
 
+    /// Xor, multiplication by an odd constant and rotation are bijections: a changed input
+    /// always changes the result.
     @inline(__always)
-    private static func round(_ lane: UInt64, _ word: UInt64) -> UInt64 {
-        (lane &+ word &* prime2).rotatedLeft(31) &* prime1
+    private static func mix(_ hash: UInt64, _ value: UInt64) -> UInt64 {
+        ((hash ^ value) &* prime1).rotatedLeft(29) &* prime2
     }
 
     /// Final avalanche so that every input bit affects every output bit.
