@@ -23,6 +23,9 @@ struct BenchCacheCommand: ParsableCommand {
     @Option(help: "Entries in the memory cache.")
     var memoryEntries: Int = 10_000
 
+    @Option(help: "Memory cache shards (1 = one strictly LRU order; more = parallel hits).")
+    var shards: Int = 1
+
     @Option(help: "Memory operations per run.")
     var memoryOperations: Int = 2_000_000
 
@@ -46,7 +49,7 @@ struct BenchCacheCommand: ParsableCommand {
             .appendingPathComponent("glimpse-bench-cache-\(getpid())", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: root) }
 
-        let memory = MemoryBench(entries: memoryEntries, operations: memoryOperations)
+        let memory = MemoryBench(entries: memoryEntries, operations: memoryOperations, shards: shards)
         line("memory-get-hit", median(runs) { memory.getHits(threads: 1) }, "ops/s")
         line("memory-get-hit-2threads", median(runs) { memory.getHits(threads: 2) }, "ops/s")
         line("memory-set-evict", median(runs) { memory.setEvict() }, "ops/s")
@@ -98,19 +101,29 @@ struct BenchCacheCommand: ParsableCommand {
 private struct MemoryBench {
     let entries: Int
     let operations: Int
+    let shards: Int
     let keys: [Int]
 
-    init(entries: Int, operations: Int) {
+    init(entries: Int, operations: Int, shards: Int) {
         self.entries = entries
         self.operations = operations
+        self.shards = shards
         var generator = SystemRandomNumberGenerator()
         keys = (0..<65_536).map { _ in Int.random(in: 0..<entries, using: &generator) }
     }
 
+    /// A cache holding keys 0..<entries, full when unsharded. Sharded, each shard gets an even
+    /// share of the count limit, so the limit leaves room for uneven hashing and every get hits.
+    private func makeCache() -> MemoryCache<Int, Int> {
+        let limit = shards == 1 ? entries : entries * 2
+        let cache = MemoryCache<Int, Int>(configuration: .init(costLimit: .max, countLimit: limit, shardCount: shards))
+        for key in 0..<entries { cache.setValue(key, forKey: key) }
+        return cache
+    }
+
     /// Gets that all hit, from `threads` threads at once on one cache; total ops/s.
     func getHits(threads: Int) -> Double {
-        let cache = MemoryCache<Int, Int>(costLimit: .max, countLimit: entries)
-        for key in 0..<entries { cache.setValue(key, forKey: key) }
+        let cache = makeCache()
         let perThread = operations
         let keys = self.keys
         let start = ContinuousClock.now
@@ -127,8 +140,7 @@ private struct MemoryBench {
 
     /// Inserts of new keys into a full cache, each evicting the least recently used entry.
     func setEvict() -> Double {
-        let cache = MemoryCache<Int, Int>(costLimit: .max, countLimit: entries)
-        for key in 0..<entries { cache.setValue(key, forKey: key) }
+        let cache = makeCache()
         let start = ContinuousClock.now
         for index in 0..<operations { cache.setValue(index, forKey: entries + index) }
         let elapsed = BenchCacheCommand.seconds(ContinuousClock.now - start)

@@ -12,19 +12,25 @@ extension MemoryCache {
         public var timeToLive: Duration?
         /// Time source for expiry.
         public var clock: CacheClock
+        /// Independent shards (rounded up to a power of two, at most 256). 1, the default,
+        /// keeps one strictly LRU order; more shards let threads hit the cache in parallel,
+        /// with order and limits (split evenly) holding per shard.
+        public var shardCount: Int
 
         public init(
             costLimit: Int = MemoryBudget.defaultImageCostLimit(),
             countLimit: Int = .max,
             entryCostLimitRatio: Double = 0.1,
             timeToLive: Duration? = nil,
-            clock: CacheClock = .monotonic
+            clock: CacheClock = .monotonic,
+            shardCount: Int = 1
         ) {
             self.costLimit = costLimit
             self.countLimit = countLimit
             self.entryCostLimitRatio = entryCostLimitRatio
             self.timeToLive = timeToLive
             self.clock = clock
+            self.shardCount = shardCount
         }
     }
 

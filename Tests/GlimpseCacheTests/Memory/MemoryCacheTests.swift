@@ -181,4 +181,32 @@ struct MemoryCacheTests {
         #expect(statistics.hits > 0 && statistics.misses > 0)
         #expect(cache.keysByRecency.count == statistics.count)
     }
+
+    @Test func shardedCacheSplitsLimitsAndStaysLRUPerShard() async {
+        let cache = MemoryCache<Int, Int>(configuration: .init(costLimit: 8000, countLimit: 800, entryCostLimitRatio: 1,
+                                                               shardCount: 5))  // rounded up to 8
+        for key in 0..<400 { #expect(cache.setValue(key, forKey: key, cost: 10)) }
+        #expect((0..<400).allSatisfy { cache.value(forKey: $0) == $0 })
+        for key in 400..<5000 { cache.setValue(key, forKey: key, cost: 10) }
+        #expect(cache.count <= 800)
+        #expect(cache.totalCost <= 8000)
+        // The most recent inserts of every shard survive.
+        #expect((4900..<5000).allSatisfy { cache.contains($0) })
+        // An entry above a shard's share of the cost limit is refused.
+        #expect(!cache.setValue(-1, forKey: -1, cost: 1001))
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for step in 0..<5000 {
+                        let key = (step * 31 + worker) % 2000
+                        if step % 4 == 0 { cache.setValue(key, forKey: key, cost: 10) }
+                        if let value = cache.value(forKey: key) { #expect(value == key) }
+                    }
+                }
+            }
+        }
+        #expect(cache.count <= 800 && cache.statistics.count == cache.count)
+        cache.trim(toCount: 80)
+        #expect(cache.count <= 80)
+    }
 }
