@@ -1,0 +1,8 @@
+/// One caller's callbacks. Each caller gets at most one `completion`, and
+/// nothing after it.
+struct DownloadCallbacks: Sendable {
+    /// `(received, expected)` bytes; `expected` is `nil` when unknown.
+    var progress: (@Sendable (Int64, Int64?) -> Void)?
+    var partialImage: (@Sendable (Image) -> Void)?
+    var completion: @Sendable (Result<ImageDownloadResult, ImageDownloadError>) -> Void
+}

@@ -1,0 +1,169 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// URLSession's delegate events, forwarded by ``SessionDelegateBridge`` on the
+/// session's serial delegate queue.
+extension ImageDownloader {
+    private func transfer(of task: URLSessionTask) -> TransferID? {
+        state.withLock { $0.transferOfTask[task.taskIdentifier]?.transfer }
+    }
+
+    /// The response head: validates it. Returns whether to go on receiving the body.
+    func taskReceived(_ urlResponse: URLResponse, task: URLSessionDataTask) -> Bool {
+        guard let id = transfer(of: task) else { return false }
+        var response = ImageDownloadResponse(urlResponse)
+        if let url = response.url ?? task.originalRequest?.url {
+            emit(.receivedResponse(url, statusCode: response.statusCode))
+        }
+        do throws(ImageDownloadError) {
+            try validate(response)
+            if let validator = configuration.hooks.validateResponse {
+                response = try validator(response)
+            }
+        } catch {
+            // The slot stays taken until URLSession reports the cancelled task complete.
+            fail(id, with: error)
+            return false
+        }
+        let active: Bool = state.withLock { state in
+            guard state.registry.transfers[id] != nil else { return false }
+            state.registry.update(id) { $0.response = response }
+            return true
+        }
+        return active
+    }
+
+    private func validate(_ response: ImageDownloadResponse) throws(ImageDownloadError) {
+        if response.statusCode == 304 { throw .notModified }
+        guard configuration.acceptableStatusCodes.contains(response.statusCode) else {
+            throw .badStatus(response.statusCode)
+        }
+        guard configuration.accepts(contentType: response.mimeType) else {
+            throw .invalidContentType(response.mimeType)
+        }
+        if let length = response.expectedContentLength, length > Int64(configuration.maximumResponseSize) {
+            throw .tooLarge
+        }
+    }
+
+    /// A piece of the body: progress for every caller, partial images when due.
+    func taskReceived(_ data: Data, task: URLSessionDataTask) {
+        guard let id = transfer(of: task) else { return }
+        let chunk = [UInt8](data)
+        let limit = configuration.maximumResponseSize
+        enum Step {
+            case gone
+            case tooLarge
+            case progress(received: Int64, expected: Int64?,
+                          listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)],
+                          progressive: ProgressiveDecodingThrottle?)
+        }
+        let step: Step = state.withLock { state in
+            // Only counts are read before the append: a copy of the transfer held
+            // across it would make the append copy the whole body.
+            guard let count = state.registry.transfers[id]?.body.count else { return .gone }
+            guard count + chunk.count <= limit else { return .tooLarge }
+            var progressive: ProgressiveDecodingThrottle?
+            var listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)] = []
+            var expected: Int64?
+            state.registry.update(id) { transfer in
+                transfer.body.append(contentsOf: chunk)
+                // Taken out so that decoding runs outside the lock; only this
+                // (serial) delegate queue touches it until it is put back.
+                progressive = transfer.progressive
+                transfer.progressive = nil
+                expected = transfer.response?.expectedContentLength
+                listeners = transfer.orderedCallers.compactMap { entry in
+                    entry.caller.callbacks.progress.map { (entry.id, $0) }
+                }
+            }
+            return .progress(received: Int64(count + chunk.count), expected: expected,
+                             listeners: listeners, progressive: progressive)
+        }
+        switch step {
+        case .gone:
+            return
+        case .tooLarge:
+            fail(id, with: .tooLarge)
+            task.cancel()
+        case .progress(let received, let expected, let listeners, var progressive):
+            for (caller, listener) in listeners {
+                deliverIfActive(caller) { listener(received, expected) }
+            }
+            guard var decoder = progressive else { return }
+            let partial = decoder.append(chunk, received: received, expected: expected, now: .now)
+            progressive = decoder
+            let receivers: [(TransferRegistry.CallerID, @Sendable (Image) -> Void)] = state.withLock { state in
+                guard state.registry.transfers[id] != nil else { return [] }
+                state.registry.update(id) { $0.progressive = progressive }
+                guard partial != nil else { return [] }
+                return state.registry.transfers[id]?.orderedCallers.compactMap { entry in
+                    guard entry.caller.decoding?.progressive != nil else { return nil }
+                    return entry.caller.callbacks.partialImage.map { (entry.id, $0) }
+                } ?? []
+            }
+            if let partial {
+                for (caller, receiver) in receivers {
+                    deliverIfActive(caller) { receiver(partial) }
+                }
+            }
+        }
+    }
+
+    /// The task ended: frees its slot, then fails or processes the transfer.
+    func taskCompleted(_ task: URLSessionTask, error: (any Error)?) {
+        enum Outcome {
+            case unknown
+            case abandoned(URL)
+            case failed(URL, TransferID)
+            case succeeded(URL, TransferID, [UInt8], ImageDownloadResponse?, ProgressiveDecodingThrottle?)
+        }
+        let (outcome, toStart): (Outcome, [TransferID]) = state.withLock { state in
+            guard let (id, url) = state.transferOfTask.removeValue(forKey: task.taskIdentifier) else { return (.unknown, []) }
+            let toStart = state.queue.finish(id)
+            guard let transfer = state.registry.transfers[id] else { return (.abandoned(url), toStart) }
+            if error != nil { return (.failed(url, id), toStart) }
+            state.registry.closeToJoiners(id)
+            var body: [UInt8] = []
+            state.registry.update(id) { transfer in
+                transfer.phase = .processing
+                swap(&body, &transfer.body)
+            }
+            return (.succeeded(url, id, body, transfer.response, transfer.progressive), toStart)
+        }
+        start(toStart)
+        let mapped = error.map(Self.map)
+        switch outcome {
+        case .unknown:
+            return
+        case .abandoned(let url):
+            emit(.stopped(url, error: mapped ?? .cancelled))
+        case .failed(let url, let id):
+            fail(id, with: mapped ?? .cancelled)
+            emit(.stopped(url, error: mapped))
+        case .succeeded(let url, let id, let body, let response, let progressive):
+            emit(.stopped(url, error: nil))
+            let response = response ?? ImageDownloadResponse(url: url, statusCode: 200, headers: [:], mimeType: nil,
+                                                             expectedContentLength: nil)
+            Task { [self] in
+                await process(id, url: url, body: body, response: response, progressive: progressive)
+            }
+        }
+    }
+
+    static func map(_ error: any Error) -> ImageDownloadError {
+        let code: Int
+        if let urlError = error as? URLError {
+            code = urlError.code.rawValue
+        } else {
+            code = (error as NSError).code
+        }
+        switch code {
+        case NSURLErrorTimedOut: return .timedOut
+        case NSURLErrorCancelled: return .cancelled
+        default: return .transport(code: code, message: error.localizedDescription)
+        }
+    }
+}

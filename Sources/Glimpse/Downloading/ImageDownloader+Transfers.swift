@@ -1,0 +1,158 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ImageDownloader {
+    typealias TransferID = TransferRegistry.TransferID
+
+    /// Starts transfers the queue granted a slot: builds each request, runs the
+    /// request modifier, then hands the task to URLSession.
+    func start(_ ids: [TransferID]) {
+        for id in ids {
+            let request: ImageDownloadRequest? = state.withLock { state in
+                guard let transfer = state.registry.transfers[id], case .queued = transfer.phase else { return nil }
+                state.registry.update(id) { $0.phase = .preparing }
+                return transfer.request
+            }
+            guard let request else { continue }
+            let urlRequest = makeURLRequest(request)
+            if let modify = configuration.hooks.modifyRequest {
+                Task { [self] in launch(id, await modify(urlRequest)) }
+            } else {
+                launch(id, urlRequest)
+            }
+        }
+    }
+
+    func makeURLRequest(_ request: ImageDownloadRequest) -> URLRequest {
+        let seconds = Double(configuration.timeout.components.seconds)
+            + Double(configuration.timeout.components.attoseconds) / 1e18
+        var urlRequest = URLRequest(url: request.url,
+                                    cachePolicy: request.options.contains(.useURLCache) ? .useProtocolCachePolicy
+                                                                                        : .reloadIgnoringLocalCacheData,
+                                    timeoutInterval: seconds)
+        urlRequest.httpShouldHandleCookies = request.options.contains(.handleCookies)
+        for (name, value) in configuration.defaultHeaders { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        if let basic = basicAuthorization { urlRequest.setValue(basic, forHTTPHeaderField: "Authorization") }
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        return urlRequest
+    }
+
+    /// `Authorization: Basic …` (RFC 7617 §2) for the configured credentials.
+    private var basicAuthorization: String? {
+        let pair: (String, String)? = switch configuration.credentials {
+        case .basic(let user, let password): (user, password)
+        case .credential(let credential): credential.user.flatMap { user in credential.password.map { (user, $0) } }
+        case nil: nil
+        }
+        guard let (user, password) = pair else { return nil }
+        return "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    }
+
+    /// Hands a prepared request to URLSession, unless every caller left meanwhile.
+    private func launch(_ id: TransferID, _ request: URLRequest?) {
+        guard let request else {
+            let (transfer, toStart) = state.withLock { state in
+                (state.registry.remove(id), state.queue.finish(id))
+            }
+            start(toStart)
+            if let transfer { deliver(.failure(.cancelled), to: transfer.orderedCallers) }
+            return
+        }
+        // Created outside the lock; it cannot report anything before `resume()`.
+        let task = session.dataTask(with: request)
+        let url = request.url ?? URL(fileURLWithPath: "/")
+        let launched: Bool = state.withLock { state in
+            guard let transfer = state.registry.transfers[id], case .preparing = transfer.phase else { return false }
+            state.registry.update(id) { $0.phase = .running(task) }
+            state.transferOfTask[task.taskIdentifier] = (id, url)
+            return true
+        }
+        guard launched else { return }
+        emit(.started(url))
+        task.resume()
+    }
+
+    /// Ends a transfer with `error` for every caller still waiting.
+    func fail(_ id: TransferID, with error: ImageDownloadError) {
+        guard let transfer = state.withLock({ $0.registry.remove(id) }) else { return }
+        deliver(.failure(error), to: transfer.orderedCallers)
+    }
+
+    func deliver(_ result: Result<ImageDownloadResult, ImageDownloadError>,
+                 to callers: [(id: TransferRegistry.CallerID, caller: TransferRegistry.Caller)]) {
+        guard !callers.isEmpty else { return }
+        callbacks.async {
+            for (_, caller) in callers { caller.callbacks.completion(result) }
+        }
+    }
+
+    /// Runs `body` on the callback queue if `caller` is still waiting by then.
+    func deliverIfActive(_ caller: TransferRegistry.CallerID, _ body: @escaping @Sendable () -> Void) {
+        callbacks.async { [self] in
+            if isActive(caller: caller) { body() }
+        }
+    }
+
+    /// After the body is complete: the data transform, decoding for the
+    /// callers who asked for it, then the completions.
+    func process(_ id: TransferID, url: URL, body: [UInt8], response: ImageDownloadResponse,
+                 progressive: ProgressiveDecodingThrottle?) async {
+        guard !body.isEmpty else {
+            fail(id, with: .emptyBody)
+            return
+        }
+        var bytes = body
+        var progressive = progressive
+        if let transform = configuration.hooks.transformData {
+            do throws(ImageDownloadError) {
+                bytes = try await transform(body, response)
+            } catch {
+                fail(id, with: error)
+                return
+            }
+            // The progressive decoder saw the untransformed bytes.
+            progressive = nil
+        }
+        let wanted: Set<DecodingOptions> = state.withLock { state in
+            Set(state.registry.transfers[id]?.callers.values.compactMap { $0.decoding?.options } ?? [])
+        }
+        var images: [DecodingOptions: Result<Image, DecodingError>] = [:]
+        for options in wanted {
+            if var decoder = progressive, decoder.options == options {
+                do throws(DecodingError) { images[options] = .success(try decoder.finish()) } catch { images[options] = .failure(error) }
+                progressive = nil
+                continue
+            }
+            do throws(DecodingError) {
+                images[options] = .success(try configuration.decoderRegistry.decode(bytes, options: options))
+            } catch {
+                images[options] = .failure(error)
+            }
+        }
+        guard let transfer = state.withLock({ $0.registry.remove(id) }) else { return }
+        let callers = transfer.orderedCallers
+        let result = ImageDownloadResult(bytes: bytes, response: response, image: nil)
+        let decoded = images
+        callbacks.async {
+            for (_, caller) in callers {
+                guard let options = caller.decoding?.options else {
+                    caller.callbacks.completion(.success(result))
+                    continue
+                }
+                switch decoded[options] {
+                case .success(let image)?:
+                    var withImage = result
+                    withImage.image = image
+                    caller.callbacks.completion(.success(withImage))
+                case .failure(let error)?:
+                    caller.callbacks.completion(.failure(.decodingFailed(error)))
+                case nil:
+                    caller.callbacks.completion(.failure(.decodingFailed(.truncated)))
+                }
+            }
+        }
+        emit(.finished(url))
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// URLSession's delegate, which it retains until invalidated. The bridge holds
+/// the downloader weakly, so that the downloader can be released (and then
+/// invalidates the session) while the session still holds the bridge.
+final class SessionDelegateBridge: NSObject, URLSessionDataDelegate, Sendable {
+    private struct WeakOwner: Sendable {
+        weak var downloader: ImageDownloader?
+    }
+
+    private let owner = Mutex(WeakOwner())
+
+    func attach(_ downloader: ImageDownloader) {
+        owner.withLock { $0.downloader = downloader }
+    }
+
+    private var downloader: ImageDownloader? { owner.withLock { $0.downloader } }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        guard let downloader else { return completionHandler(.cancel) }
+        completionHandler(downloader.taskReceived(response, task: dataTask) ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        downloader?.taskReceived(data, task: dataTask)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        downloader?.taskCompleted(task, error: error)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        guard let downloader, case .credential(let credential)? = downloader.configuration.credentials,
+              challenge.previousFailureCount == 0 else {
+            return completionHandler(.performDefaultHandling, nil)
+        }
+        completionHandler(.useCredential, credential)
+    }
+}
