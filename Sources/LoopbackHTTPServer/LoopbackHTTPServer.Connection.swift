@@ -149,7 +149,7 @@ extension LoopbackHTTPServer {
             case .lying(let declaredLength, let bytes):
                 guard sendAll(head(response, framing: "Content-Length: \(declaredLength)")), sendAll(bytes) else { return .peerGone }
                 return .close
-            case .generated(let count, let chunked):
+            case .generated(let count, let chunked, let slicePause):
                 let framing = chunked ? "Transfer-Encoding: chunked" : "Content-Length: \(count)"
                 guard sendAll(head(response, framing: framing)) else { return .peerGone }
                 let slice = (0..<(64 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
@@ -159,6 +159,7 @@ extension LoopbackHTTPServer {
                     let framed = chunked ? Array((String(piece.count, radix: 16) + "\r\n").utf8) + piece + [13, 10] : piece
                     guard sendAll(framed) else { return .peerGone }
                     remaining -= piece.count
+                    if slicePause > .zero, remaining > 0, !pause(slicePause) { return .peerGone }
                 }
                 if chunked, !sendAll(Array("0\r\n\r\n".utf8)) { return .peerGone }
                 return .keepAlive

@@ -29,7 +29,10 @@ extension ImageDownloader {
         }
         let active: Bool = state.withLock { state in
             guard state.registry.transfers[id] != nil else { return false }
-            state.registry.update(id) { $0.response = response }
+            state.registry.update(id) { transfer in
+                transfer.response = response
+                transfer.lastActivity = .now
+            }
             return true
         }
         return active
@@ -70,6 +73,7 @@ extension ImageDownloader {
             var expected: Int64?
             state.registry.update(id) { transfer in
                 transfer.body.append(contentsOf: chunk)
+                transfer.lastActivity = .now
                 // Taken out so that decoding runs outside the lock; only this
                 // (serial) delegate queue touches it until it is put back.
                 progressive = transfer.progressive
@@ -150,6 +154,25 @@ extension ImageDownloader {
             Task { [self] in
                 await process(id, url: url, body: body, response: response, progressive: progressive)
             }
+        }
+    }
+
+    /// Fails running transfers that received nothing for `timeout`.
+    func expireIdleTransfers(olderThan timeout: Duration) {
+        let now = ContinuousClock.now
+        let expired: [(TransferRegistry.Transfer, URLSessionDataTask)] = state.withLock { state in
+            var expired: [(TransferRegistry.Transfer, URLSessionDataTask)] = []
+            for (id, transfer) in state.registry.transfers {
+                guard case .running(let task) = transfer.phase, now - transfer.lastActivity >= timeout,
+                      let removed = state.registry.remove(id) else { continue }
+                expired.append((removed, task))
+            }
+            return expired
+        }
+        for (transfer, task) in expired {
+            deliver(.failure(.timedOut), to: transfer.orderedCallers)
+            // The slot is freed when URLSession reports the cancelled task complete.
+            task.cancel()
         }
     }
 

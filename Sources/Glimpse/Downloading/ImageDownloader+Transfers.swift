@@ -26,8 +26,10 @@ extension ImageDownloader {
     }
 
     func makeURLRequest(_ request: ImageDownloadRequest) -> URLRequest {
-        let seconds = Double(configuration.timeout.components.seconds)
-            + Double(configuration.timeout.components.attoseconds) / 1e18
+        // corelibs' URLSession truncates `timeoutInterval` to whole seconds (and
+        // treats 0 as "none"), so round up to at least one second.
+        let seconds = max(1, (Double(configuration.timeout.components.seconds)
+            + Double(configuration.timeout.components.attoseconds) / 1e18).rounded(.up))
         var urlRequest = URLRequest(url: request.url,
                                     cachePolicy: request.options.contains(.useURLCache) ? .useProtocolCachePolicy
                                                                                         : .reloadIgnoringLocalCacheData,
@@ -65,7 +67,10 @@ extension ImageDownloader {
         let url = request.url ?? URL(fileURLWithPath: "/")
         let launched: Bool = state.withLock { state in
             guard let transfer = state.registry.transfers[id], case .preparing = transfer.phase else { return false }
-            state.registry.update(id) { $0.phase = .running(task) }
+            state.registry.update(id) { transfer in
+                transfer.phase = .running(task)
+                transfer.lastActivity = .now
+            }
             state.transferOfTask[task.taskIdentifier] = (id, url)
             return true
         }

@@ -20,6 +20,10 @@ public final class ImageDownloader: Sendable {
     let session: URLSession
     let state: Mutex<State>
     let callbacks = DispatchQueue(label: "Glimpse.ImageDownloader.callbacks")
+    /// Enforces ``Configuration/timeout`` as an idle timeout: corelibs'
+    /// URLSession stops its own timer once the response head has arrived, so
+    /// a server that stalls mid-body would otherwise hang the transfer.
+    private let watchdog: Task<Void, Never>
 
     struct State: Sendable {
         var queue: DownloadQueue
@@ -43,10 +47,20 @@ public final class ImageDownloader: Sendable {
         delegateQueue.maxConcurrentOperationCount = 1
         session = URLSession(configuration: configuration.makeSessionConfiguration(), delegate: bridge,
                              delegateQueue: delegateQueue)
+        let timeout = configuration.timeout
+        let tick = min(.seconds(1), max(.milliseconds(10), timeout / 4))
+        watchdog = Task.detached { [weak owner = bridge] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: tick)
+                guard let downloader = owner?.owner else { return }
+                downloader.expireIdleTransfers(olderThan: timeout)
+            }
+        }
         bridge.attach(self)
     }
 
     deinit {
+        watchdog.cancel()
         session.invalidateAndCancel()
     }
 
@@ -196,6 +210,7 @@ public final class ImageDownloader: Sendable {
             return Array(state.observers.values)
         }
         cancelAll()
+        watchdog.cancel()
         session.invalidateAndCancel()
         for observer in observers { observer.finish() }
     }

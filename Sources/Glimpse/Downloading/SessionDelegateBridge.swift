@@ -12,18 +12,27 @@ final class SessionDelegateBridge: NSObject, URLSessionDataDelegate, Sendable {
         weak var downloader: ImageDownloader?
     }
 
-    private let owner = Mutex(WeakOwner())
+    private let weakOwner = Mutex(WeakOwner())
 
     func attach(_ downloader: ImageDownloader) {
-        owner.withLock { $0.downloader = downloader }
+        weakOwner.withLock { $0.downloader = downloader }
     }
 
-    private var downloader: ImageDownloader? { owner.withLock { $0.downloader } }
+    /// The downloader, while it exists.
+    var owner: ImageDownloader? { weakOwner.withLock { $0.downloader } }
+
+    private var downloader: ImageDownloader? { owner }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        guard let downloader else { return completionHandler(.cancel) }
-        completionHandler(downloader.taskReceived(response, task: dataTask) ? .allow : .cancel)
+        guard let downloader, downloader.taskReceived(response, task: dataTask) else {
+            completionHandler(.cancel)
+            // Also cancelled explicitly: after a 401, corelibs' URLSession neither
+            // stops the transfer nor completes the task on `.cancel` alone.
+            dataTask.cancel()
+            return
+        }
+        completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -41,6 +41,9 @@ struct TransferRegistry: Sendable {
         var body: [UInt8] = []
         var response: ImageDownloadResponse?
         var progressive: ProgressiveDecodingThrottle?
+        /// When the transfer last made progress (launch, response, data), for
+        /// the downloader's idle timeout.
+        var lastActivity: ContinuousClock.Instant = .now
 
         var priority: ImageDownloadPriority { callers.values.map(\.priority).max() ?? .veryLow }
 
