@@ -24,7 +24,7 @@ extension ImageDownloader {
             }
         } catch {
             // The slot stays taken until URLSession reports the cancelled task complete.
-            fail(id, with: error)
+            fail(id, with: error, task: task)
             return false
         }
         let active: Bool = state.withLock { state in
@@ -90,7 +90,7 @@ extension ImageDownloader {
         case .gone:
             return
         case .tooLarge:
-            fail(id, with: .tooLarge)
+            fail(id, with: .tooLarge, task: task)
             task.cancel()
         case .progress(let received, let expected, let listeners, var progressive):
             for (caller, listener) in listeners {
@@ -120,14 +120,15 @@ extension ImageDownloader {
     func taskCompleted(_ task: URLSessionTask, error: (any Error)?) {
         enum Outcome {
             case unknown
-            case abandoned(URL)
+            case abandoned(URL, ImageDownloadError?)
             case failed(URL, TransferID)
             case succeeded(URL, TransferID, [UInt8], ImageDownloadResponse?, ProgressiveDecodingThrottle?)
         }
         let (outcome, toStart): (Outcome, [TransferID]) = state.withLock { state in
-            guard let (id, url) = state.transferOfTask.removeValue(forKey: task.taskIdentifier) else { return (.unknown, []) }
+            guard let entry = state.transferOfTask.removeValue(forKey: task.taskIdentifier) else { return (.unknown, []) }
+            let (id, url) = (entry.transfer, entry.url)
             let toStart = state.queue.finish(id)
-            guard let transfer = state.registry.transfers[id] else { return (.abandoned(url), toStart) }
+            guard let transfer = state.registry.transfers[id] else { return (.abandoned(url, entry.failure), toStart) }
             if error != nil { return (.failed(url, id), toStart) }
             state.registry.closeToJoiners(id)
             var body: [UInt8] = []
@@ -142,8 +143,8 @@ extension ImageDownloader {
         switch outcome {
         case .unknown:
             return
-        case .abandoned(let url):
-            emit(.stopped(url, error: mapped ?? .cancelled))
+        case .abandoned(let url, let failure):
+            emit(.stopped(url, error: failure ?? mapped ?? .cancelled))
         case .failed(let url, let id):
             fail(id, with: mapped ?? .cancelled)
             emit(.stopped(url, error: mapped))
@@ -165,6 +166,7 @@ extension ImageDownloader {
             for (id, transfer) in state.registry.transfers {
                 guard case .running(let task) = transfer.phase, now - transfer.lastActivity >= timeout,
                       let removed = state.registry.remove(id) else { continue }
+                state.transferOfTask[task.taskIdentifier]?.failure = .timedOut
                 expired.append((removed, task))
             }
             return expired

@@ -71,7 +71,7 @@ extension ImageDownloader {
                 transfer.phase = .running(task)
                 transfer.lastActivity = .now
             }
-            state.transferOfTask[task.taskIdentifier] = (id, url)
+            state.transferOfTask[task.taskIdentifier] = TaskEntry(transfer: id, url: url)
             return true
         }
         guard launched else { return }
@@ -80,8 +80,12 @@ extension ImageDownloader {
     }
 
     /// Ends a transfer with `error` for every caller still waiting.
-    func fail(_ id: TransferID, with error: ImageDownloadError) {
-        guard let transfer = state.withLock({ $0.registry.remove(id) }) else { return }
+    func fail(_ id: TransferID, with error: ImageDownloadError, task: URLSessionTask? = nil) {
+        let transfer = state.withLock { state in
+            if let task { state.transferOfTask[task.taskIdentifier]?.failure = error }
+            return state.registry.remove(id)
+        }
+        guard let transfer else { return }
         deliver(.failure(error), to: transfer.orderedCallers)
     }
 
@@ -138,6 +142,8 @@ extension ImageDownloader {
         }
         guard let transfer = state.withLock({ $0.registry.remove(id) }) else { return }
         let callers = transfer.orderedCallers
+        // Before the completions, so that observers see it before callers move on.
+        emit(.finished(url))
         let result = ImageDownloadResult(bytes: bytes, response: response, image: nil)
         let decoded = images
         callbacks.async {
@@ -158,6 +164,5 @@ extension ImageDownloader {
                 }
             }
         }
-        emit(.finished(url))
     }
 }

@@ -25,12 +25,19 @@ public final class ImageDownloader: Sendable {
     /// a server that stalls mid-body would otherwise hang the transfer.
     private let watchdog: Task<Void, Never>
 
+    struct TaskEntry: Sendable {
+        var transfer: TransferRegistry.TransferID
+        var url: URL
+        /// Why the downloader cancelled the task, for the `stopped` event.
+        var failure: ImageDownloadError?
+    }
+
     struct State: Sendable {
         var queue: DownloadQueue
         var registry = TransferRegistry()
         /// Running URLSession tasks by `taskIdentifier`; an entry lives until
         /// the task completes, which is when its slot is freed.
-        var transferOfTask: [Int: (transfer: TransferRegistry.TransferID, url: URL)] = [:]
+        var transferOfTask: [Int: TaskEntry] = [:]
         var observers: [Int: AsyncStream<ImageDownloadEvent>.Continuation] = [:]
         var nextObserver = 0
         var isInvalidated = false
@@ -196,7 +203,14 @@ public final class ImageDownloader: Sendable {
 
     /// Cancels every caller (each receives ``ImageDownloadError/cancelled``).
     public func cancelAll() {
-        for caller in state.withLock({ $0.registry.allCallers }) {
+        // Queued transfers go first and at once, so that freeing a running
+        // transfer's slot cannot start one of them meanwhile.
+        let (queuedCallers, others) = state.withLock { state in
+            let queued = state.queue.removeAllPending().compactMap { state.registry.remove($0) }
+            return (queued.flatMap(\.orderedCallers), state.registry.allCallers)
+        }
+        deliver(.failure(.cancelled), to: queuedCallers)
+        for caller in others {
             _ = cancel(caller: caller)
         }
     }
