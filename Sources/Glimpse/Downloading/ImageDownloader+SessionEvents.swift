@@ -32,6 +32,10 @@ extension ImageDownloader {
             state.registry.update(id) { transfer in
                 transfer.response = response
                 transfer.lastActivity = .now
+                // Capped: a lying Content-Length must not make us allocate much.
+                if let length = response.expectedContentLength, length > 0 {
+                    transfer.body.reserveCapacity(Int(min(length, 4 << 20)))
+                }
             }
             return true
         }
@@ -53,51 +57,50 @@ extension ImageDownloader {
 
     /// A piece of the body: progress for every caller, partial images when due.
     func taskReceived(_ data: Data, task: URLSessionDataTask) {
-        guard let id = transfer(of: task) else { return }
-        let chunk = [UInt8](data)
         let limit = configuration.maximumResponseSize
         enum Step {
             case gone
-            case tooLarge
-            case progress(received: Int64, expected: Int64?,
+            case tooLarge(TransferID)
+            case progress(TransferID, received: Int64, expected: Int64?,
                           listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)],
                           progressive: ProgressiveDecodingThrottle?)
         }
         let step: Step = state.withLock { state in
-            // Only counts are read before the append: a copy of the transfer held
-            // across it would make the append copy the whole body.
-            guard let count = state.registry.transfers[id]?.body.count else { return .gone }
-            guard count + chunk.count <= limit else { return .tooLarge }
+            guard let id = state.transferOfTask[task.taskIdentifier]?.transfer,
+                  // Only counts are read before the append: a copy of the transfer held
+                  // across it would make the append copy the whole body.
+                  let count = state.registry.transfers[id]?.body.count else { return .gone }
+            guard count + data.count <= limit else { return .tooLarge(id) }
             var progressive: ProgressiveDecodingThrottle?
             var listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)] = []
             var expected: Int64?
             state.registry.update(id) { transfer in
-                transfer.body.append(contentsOf: chunk)
+                data.withUnsafeBytes { transfer.body.append(contentsOf: $0) }
                 transfer.lastActivity = .now
                 // Taken out so that decoding runs outside the lock; only this
                 // (serial) delegate queue touches it until it is put back.
                 progressive = transfer.progressive
                 transfer.progressive = nil
                 expected = transfer.response?.expectedContentLength
-                listeners = transfer.orderedCallers.compactMap { entry in
-                    entry.caller.callbacks.progress.map { (entry.id, $0) }
+                for (caller, entry) in transfer.callers {
+                    if let progress = entry.callbacks.progress { listeners.append((caller, progress)) }
                 }
             }
-            return .progress(received: Int64(count + chunk.count), expected: expected,
+            return .progress(id, received: Int64(count + data.count), expected: expected,
                              listeners: listeners, progressive: progressive)
         }
         switch step {
         case .gone:
             return
-        case .tooLarge:
+        case .tooLarge(let id):
             fail(id, with: .tooLarge, task: task)
             task.cancel()
-        case .progress(let received, let expected, let listeners, var progressive):
+        case .progress(let id, let received, let expected, let listeners, var progressive):
             for (caller, listener) in listeners {
                 deliverIfActive(caller) { listener(received, expected) }
             }
             guard var decoder = progressive else { return }
-            let partial = decoder.append(chunk, received: received, expected: expected, now: .now)
+            let partial = decoder.append([UInt8](data), received: received, expected: expected, now: .now)
             progressive = decoder
             let receivers: [(TransferRegistry.CallerID, @Sendable (Image) -> Void)] = state.withLock { state in
                 guard state.registry.transfers[id] != nil else { return [] }
@@ -152,8 +155,13 @@ extension ImageDownloader {
             emit(.stopped(url, error: nil))
             let response = response ?? ImageDownloadResponse(url: url, statusCode: 200, headers: [:], mimeType: nil,
                                                              expectedContentLength: nil)
-            Task { [self] in
-                await process(id, url: url, body: body, response: response, progressive: progressive)
+            if needsProcessing(id) {
+                Task { [self] in
+                    await process(id, url: url, body: body, response: response, progressive: progressive)
+                }
+            } else {
+                // Bytes only: no reason to hop to another thread.
+                finish(id, url: url, bytes: body, response: response, progressive: nil)
             }
         }
     }

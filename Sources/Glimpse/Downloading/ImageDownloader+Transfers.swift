@@ -92,15 +92,24 @@ extension ImageDownloader {
     func deliver(_ result: Result<ImageDownloadResult, ImageDownloadError>,
                  to callers: [(id: TransferRegistry.CallerID, caller: TransferRegistry.Caller)]) {
         guard !callers.isEmpty else { return }
-        callbacks.async {
+        callbacks.async { [self] in
+            retire(callers.map(\.id))
             for (_, caller) in callers { caller.callbacks.completion(result) }
         }
     }
 
-    /// Runs `body` on the callback queue if `caller` is still waiting by then.
+    /// Marks callers whose completion runs now: later progress is dropped.
+    /// Called on the callback queue, so progress scheduled earlier still arrives.
+    func retire(_ callers: [TransferRegistry.CallerID]) {
+        state.withLock { state in
+            for caller in callers { state.deliverable.remove(caller) }
+        }
+    }
+
+    /// Runs `body` on the callback queue unless `caller` completed or cancelled by then.
     func deliverIfActive(_ caller: TransferRegistry.CallerID, _ body: @escaping @Sendable () -> Void) {
         callbacks.async { [self] in
-            if isActive(caller: caller) { body() }
+            if state.withLock({ $0.deliverable.contains(caller) }) { body() }
         }
     }
 
@@ -124,6 +133,25 @@ extension ImageDownloader {
             // The progressive decoder saw the untransformed bytes.
             progressive = nil
         }
+        finish(id, url: url, bytes: bytes, response: response, progressive: progressive)
+    }
+
+    /// Whether finishing a transfer needs more than handing out its bytes
+    /// (a transform or a decode), and so belongs off the delegate queue.
+    func needsProcessing(_ id: TransferID) -> Bool {
+        configuration.hooks.transformData != nil || state.withLock { state in
+            state.registry.transfers[id]?.callers.values.contains { $0.decoding != nil } ?? false
+        }
+    }
+
+    /// Decodes for the callers who asked, then completes every caller.
+    func finish(_ id: TransferID, url: URL, bytes: [UInt8], response: ImageDownloadResponse,
+                progressive: ProgressiveDecodingThrottle?) {
+        guard !bytes.isEmpty else {
+            fail(id, with: .emptyBody)
+            return
+        }
+        var progressive = progressive
         let wanted: Set<DecodingOptions> = state.withLock { state in
             Set(state.registry.transfers[id]?.callers.values.compactMap { $0.decoding?.options } ?? [])
         }
@@ -146,7 +174,8 @@ extension ImageDownloader {
         emit(.finished(url))
         let result = ImageDownloadResult(bytes: bytes, response: response, image: nil)
         let decoded = images
-        callbacks.async {
+        callbacks.async { [self] in
+            retire(callers.map(\.id))
             for (_, caller) in callers {
                 guard let options = caller.decoding?.options else {
                     caller.callbacks.completion(.success(result))

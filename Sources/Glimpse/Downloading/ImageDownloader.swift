@@ -41,6 +41,11 @@ public final class ImageDownloader: Sendable {
         var observers: [Int: AsyncStream<ImageDownloadEvent>.Continuation] = [:]
         var nextObserver = 0
         var isInvalidated = false
+        /// Callers whose completion has not run yet and who did not cancel:
+        /// progress and partial images go only to these. Kept apart from the
+        /// registry because a caller leaves the registry when its completion is
+        /// scheduled, and the progress scheduled before it must still arrive.
+        var deliverable: Set<TransferRegistry.CallerID> = []
     }
 
     public init(configuration: Configuration = Configuration()) {
@@ -96,6 +101,7 @@ public final class ImageDownloader: Sendable {
         let (attached, toStart): ((caller: UInt64, transfer: Int, isNew: Bool)?, [Int]) = state.withLock { state in
             guard !state.isInvalidated else { return (nil, []) }
             let attached = state.registry.attach(request, callbacks: handlers)
+            state.deliverable.insert(attached.caller)
             var toStart: [Int] = []
             if attached.isNew {
                 toStart = state.queue.enqueue(attached.transfer, priority: request.priority)
@@ -132,6 +138,8 @@ public final class ImageDownloader: Sendable {
     func cancel(caller: UInt64) -> Bool {
         let outcome: (TransferRegistry.Detached, URLSessionDataTask?, [Int])? = state.withLock { state in
             guard let detached = state.registry.detach(caller) else { return nil }
+            // Nothing reaches a cancelled caller but its `.cancelled` completion.
+            state.deliverable.remove(caller)
             var task: URLSessionDataTask?
             var toStart: [Int] = []
             if let abandoned = detached.abandoned {
@@ -251,7 +259,7 @@ public final class ImageDownloader: Sendable {
     }
 
     func emit(_ event: ImageDownloadEvent) {
-        let observers = state.withLock { Array($0.observers.values) }
+        let observers = state.withLock { $0.observers.isEmpty ? [] : Array($0.observers.values) }
         for observer in observers { observer.yield(event) }
         guard let center = configuration.notificationCenter else { return }
         let (name, url): (Notification.Name, URL) = switch event {

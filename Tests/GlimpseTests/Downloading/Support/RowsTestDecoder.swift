@@ -16,7 +16,9 @@ struct RowsTestDecoder: ImageDecoder {
     static var registry: DecoderRegistry {
         var registry = DecoderRegistry()
         registry.register(RowsTestDecoder.self) { bytes in
-            bytes.count >= 4 && Array(bytes.prefix(4)) == magic
+            let prefix = Array(bytes.prefix(4))
+            guard prefix == Array(magic.prefix(prefix.count)) else { return .noMatch }
+            return prefix.count == 4 ? .match : .needMoreData
         }
         return registry
     }
