@@ -5,4 +5,8 @@ struct DownloadCallbacks: Sendable {
     var progress: (@Sendable (Int64, Int64?) -> Void)?
     var partialImage: (@Sendable (Image) -> Void)?
     var completion: @Sendable (Result<ImageDownloadResult, ImageDownloadError>) -> Void
+    /// The completion only resumes a continuation (the async API): it is
+    /// cheap, never blocks and has no progress to stay ordered with, so it is
+    /// called where the result is known instead of hopping to the callback queue.
+    var resumesDirectly = false
 }

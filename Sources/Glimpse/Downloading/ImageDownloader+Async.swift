@@ -8,7 +8,9 @@ extension ImageDownloader {
         let holder = TokenHolder()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageDownloadResult, ImageDownloadError>, Never>) in
-                let token = download(request) { result in continuation.resume(returning: result) }
+                var callbacks = DownloadCallbacks(completion: { result in continuation.resume(returning: result) })
+                callbacks.resumesDirectly = true
+                let token = download(request, callbacks)
                 holder.store(token)
             }
         } onCancel: {

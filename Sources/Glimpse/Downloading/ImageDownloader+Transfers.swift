@@ -91,10 +91,23 @@ extension ImageDownloader {
 
     func deliver(_ result: Result<ImageDownloadResult, ImageDownloadError>,
                  to callers: [(id: TransferRegistry.CallerID, caller: TransferRegistry.Caller)]) {
-        guard !callers.isEmpty else { return }
+        complete(callers) { _ in result }
+    }
+
+    /// Completes callers with their results: on the callback queue (after the
+    /// progress already scheduled for them), or at once for continuations.
+    func complete(_ callers: [(id: TransferRegistry.CallerID, caller: TransferRegistry.Caller)],
+                  _ result: @escaping @Sendable (TransferRegistry.Caller) -> Result<ImageDownloadResult, ImageDownloadError>) {
+        let direct = callers.filter { $0.caller.callbacks.resumesDirectly }
+        let queued = callers.filter { !$0.caller.callbacks.resumesDirectly }
+        if !direct.isEmpty {
+            retire(direct.map(\.id))
+            for (_, caller) in direct { caller.callbacks.completion(result(caller)) }
+        }
+        guard !queued.isEmpty else { return }
         callbacks.async { [self] in
-            retire(callers.map(\.id))
-            for (_, caller) in callers { caller.callbacks.completion(result) }
+            retire(queued.map(\.id))
+            for (_, caller) in queued { caller.callbacks.completion(result(caller)) }
         }
     }
 
@@ -174,23 +187,17 @@ extension ImageDownloader {
         emit(.finished(url))
         let result = ImageDownloadResult(bytes: bytes, response: response, image: nil)
         let decoded = images
-        callbacks.async { [self] in
-            retire(callers.map(\.id))
-            for (_, caller) in callers {
-                guard let options = caller.decoding?.options else {
-                    caller.callbacks.completion(.success(result))
-                    continue
-                }
-                switch decoded[options] {
-                case .success(let image)?:
-                    var withImage = result
-                    withImage.image = image
-                    caller.callbacks.completion(.success(withImage))
-                case .failure(let error)?:
-                    caller.callbacks.completion(.failure(.decodingFailed(error)))
-                case nil:
-                    caller.callbacks.completion(.failure(.decodingFailed(.truncated)))
-                }
+        complete(callers) { caller in
+            guard let options = caller.decoding?.options else { return .success(result) }
+            switch decoded[options] {
+            case .success(let image)?:
+                var withImage = result
+                withImage.image = image
+                return .success(withImage)
+            case .failure(let error)?:
+                return .failure(.decodingFailed(error))
+            case nil:
+                return .failure(.decodingFailed(.truncated))
             }
         }
     }

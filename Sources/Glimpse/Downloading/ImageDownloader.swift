@@ -92,11 +92,15 @@ public final class ImageDownloader: Sendable {
                          partialImage: (@Sendable (Image) -> Void)? = nil,
                          completion: @escaping @Sendable (Result<ImageDownloadResult, ImageDownloadError>) -> Void)
         -> ImageDownloadToken {
+        download(request, DownloadCallbacks(progress: progress, partialImage: partialImage, completion: completion))
+    }
+
+    func download(_ request: ImageDownloadRequest, _ handlers: DownloadCallbacks) -> ImageDownloadToken {
+        let completion = handlers.completion
         if let refusal = refusal(of: request) {
             callbacks.async { completion(.failure(refusal)) }
             return ImageDownloadToken(id: .max, downloader: nil)
         }
-        let handlers = DownloadCallbacks(progress: progress, partialImage: partialImage, completion: completion)
         let registry = configuration.decoderRegistry
         let (attached, toStart): ((caller: UInt64, transfer: Int, isNew: Bool)?, [Int]) = state.withLock { state in
             guard !state.isInvalidated else { return (nil, []) }
@@ -160,7 +164,11 @@ public final class ImageDownloader: Sendable {
         }
         guard let (detached, task, toStart) = outcome else { return false }
         let completion = detached.caller.callbacks.completion
-        callbacks.async { completion(.failure(.cancelled)) }
+        if detached.caller.callbacks.resumesDirectly {
+            completion(.failure(.cancelled))
+        } else {
+            callbacks.async { completion(.failure(.cancelled)) }
+        }
         task?.cancel()
         start(toStart)
         return true
