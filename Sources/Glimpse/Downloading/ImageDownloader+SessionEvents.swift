@@ -7,7 +7,7 @@ import FoundationNetworking
 /// session's serial delegate queue.
 extension ImageDownloader {
     private func transfer(of task: URLSessionTask) -> TransferID? {
-        state.withLock { $0.transferOfTask[task.taskIdentifier]?.transfer }
+        state.withLock { $0.transferOfTask[ObjectIdentifier(task)]?.transfer }
     }
 
     /// The response head: validates it. Returns whether to go on receiving the body.
@@ -66,7 +66,7 @@ extension ImageDownloader {
                           progressive: ProgressiveDecodingThrottle?)
         }
         let step: Step = state.withLock { state in
-            guard let id = state.transferOfTask[task.taskIdentifier]?.transfer,
+            guard let id = state.transferOfTask[ObjectIdentifier(task)]?.transfer,
                   // Only counts are read before the append: a copy of the transfer held
                   // across it would make the append copy the whole body.
                   let count = state.registry.transfers[id]?.body.count else { return .gone }
@@ -128,7 +128,7 @@ extension ImageDownloader {
             case succeeded(URL, TransferID, [UInt8], ImageDownloadResponse?, ProgressiveDecodingThrottle?)
         }
         let (outcome, toStart): (Outcome, [TransferID]) = state.withLock { state in
-            guard let entry = state.transferOfTask.removeValue(forKey: task.taskIdentifier) else { return (.unknown, []) }
+            guard let entry = state.transferOfTask.removeValue(forKey: ObjectIdentifier(task)) else { return (.unknown, []) }
             let (id, url) = (entry.transfer, entry.url)
             let toStart = state.queue.finish(id)
             guard let transfer = state.registry.transfers[id] else { return (.abandoned(url, entry.failure), toStart) }
@@ -174,7 +174,7 @@ extension ImageDownloader {
             for (id, transfer) in state.registry.transfers {
                 guard case .running(let task) = transfer.phase, now - transfer.lastActivity >= timeout,
                       let removed = state.registry.remove(id) else { continue }
-                state.transferOfTask[task.taskIdentifier]?.failure = .timedOut
+                state.transferOfTask[ObjectIdentifier(task)]?.failure = .timedOut
                 expired.append((removed, task))
             }
             return expired

@@ -54,24 +54,29 @@ extension ImageDownloader {
 
     /// Hands a prepared request to URLSession, unless every caller left meanwhile.
     private func launch(_ id: TransferID, _ request: URLRequest?) {
-        guard let request else {
-            let (transfer, toStart) = state.withLock { state in
-                (state.registry.remove(id), state.queue.finish(id))
-            }
-            start(toStart)
-            if let transfer { deliver(.failure(.cancelled), to: transfer.orderedCallers) }
+        guard let request, let url = request.url else {
+            abandonPrepared(id, with: .cancelled)
+            return
+        }
+        // Checked again: the request modifier may have changed the URL.
+        guard configuration.allowedSchemes.allows(url.scheme) else {
+            abandonPrepared(id, with: .invalidURL)
+            return
+        }
+        if url.isFileURL {
+            // corelibs' URLSession has no `file` data tasks ("unsupported URL").
+            Task { [self] in loadFile(id, url: url) }
             return
         }
         // Created outside the lock; it cannot report anything before `resume()`.
-        let task = session.dataTask(with: request)
-        let url = request.url ?? URL(fileURLWithPath: "/")
+        let task = (request.httpShouldHandleCookies ? cookieSession : session).dataTask(with: request)
         let launched: Bool = state.withLock { state in
             guard let transfer = state.registry.transfers[id], case .preparing = transfer.phase else { return false }
             state.registry.update(id) { transfer in
                 transfer.phase = .running(task)
                 transfer.lastActivity = .now
             }
-            state.transferOfTask[task.taskIdentifier] = TaskEntry(transfer: id, url: url)
+            state.transferOfTask[ObjectIdentifier(task)] = TaskEntry(transfer: id, url: url)
             return true
         }
         guard launched else { return }
@@ -79,10 +84,19 @@ extension ImageDownloader {
         task.resume()
     }
 
+    /// Fails a transfer that holds a slot but has no task.
+    func abandonPrepared(_ id: TransferID, with error: ImageDownloadError) {
+        let (transfer, toStart) = state.withLock { state in
+            (state.registry.remove(id), state.queue.finish(id))
+        }
+        start(toStart)
+        if let transfer { deliver(.failure(error), to: transfer.orderedCallers) }
+    }
+
     /// Ends a transfer with `error` for every caller still waiting.
     func fail(_ id: TransferID, with error: ImageDownloadError, task: URLSessionTask? = nil) {
         let transfer = state.withLock { state in
-            if let task { state.transferOfTask[task.taskIdentifier]?.failure = error }
+            if let task { state.transferOfTask[ObjectIdentifier(task)]?.failure = error }
             return state.registry.remove(id)
         }
         guard let transfer else { return }

@@ -17,7 +17,12 @@ import Synchronization
 /// completion.
 public final class ImageDownloader: Sendable {
     public let configuration: Configuration
+    /// For requests without ``ImageDownloadRequest/Options/handleCookies``: no
+    /// cookie storage at all, because corelibs' URLSession ignores a request's
+    /// `httpShouldHandleCookies` and would send stored cookies anyway.
     let session: URLSession
+    /// For requests with ``ImageDownloadRequest/Options/handleCookies``.
+    let cookieSession: URLSession
     let state: Mutex<State>
     let callbacks = DispatchQueue(label: "Glimpse.ImageDownloader.callbacks")
     /// Enforces ``Configuration/timeout`` as an idle timeout: corelibs'
@@ -35,9 +40,10 @@ public final class ImageDownloader: Sendable {
     struct State: Sendable {
         var queue: DownloadQueue
         var registry = TransferRegistry()
-        /// Running URLSession tasks by `taskIdentifier`; an entry lives until
-        /// the task completes, which is when its slot is freed.
-        var transferOfTask: [Int: TaskEntry] = [:]
+        /// Running URLSession tasks (of either session; task identifiers are
+        /// per session, hence object identity); an entry lives until the task
+        /// completes, which is when its slot is freed.
+        var transferOfTask: [ObjectIdentifier: TaskEntry] = [:]
         var observers: [Int: AsyncStream<ImageDownloadEvent>.Continuation] = [:]
         var nextObserver = 0
         var isInvalidated = false
@@ -57,8 +63,13 @@ public final class ImageDownloader: Sendable {
         delegateQueue.name = "Glimpse.ImageDownloader.session"
         // Serial: a transfer's events arrive in order and never overlap.
         delegateQueue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: configuration.makeSessionConfiguration(), delegate: bridge,
-                             delegateQueue: delegateQueue)
+        let cookieFree = configuration.makeSessionConfiguration()
+        cookieFree.httpCookieStorage = nil
+        cookieFree.httpShouldSetCookies = false
+        cookieFree.httpCookieAcceptPolicy = .never
+        session = URLSession(configuration: cookieFree, delegate: bridge, delegateQueue: delegateQueue)
+        cookieSession = URLSession(configuration: configuration.makeSessionConfiguration(), delegate: bridge,
+                                   delegateQueue: delegateQueue)
         let timeout = configuration.timeout
         let tick = min(.seconds(1), max(.milliseconds(10), timeout / 4))
         watchdog = Task.detached { [weak owner = bridge] in
@@ -74,6 +85,7 @@ public final class ImageDownloader: Sendable {
     deinit {
         watchdog.cancel()
         session.invalidateAndCancel()
+        cookieSession.invalidateAndCancel()
     }
 
     // MARK: - Requests
@@ -242,6 +254,7 @@ public final class ImageDownloader: Sendable {
         cancelAll()
         watchdog.cancel()
         session.invalidateAndCancel()
+        cookieSession.invalidateAndCancel()
         for observer in observers { observer.finish() }
     }
 
