@@ -26,8 +26,8 @@ extension ImageDownloader {
     }
 
     func makeURLRequest(_ request: ImageDownloadRequest) -> URLRequest {
-        // corelibs' URLSession truncates `timeoutInterval` to whole seconds (and
-        // treats 0 as "none"), so round up to at least one second.
+        // URLSession's own timer is only a backstop for the connection phase
+        // (the watchdog enforces the idle timeout); whole seconds, at least one.
         let seconds = max(1, (Double(configuration.timeout.components.seconds)
             + Double(configuration.timeout.components.attoseconds) / 1e18).rounded(.up))
         var urlRequest = URLRequest(url: request.url,

@@ -64,9 +64,10 @@ extension ImageDownloader {
 
         /// At most this many transfers run at once (6).
         public var maximumConcurrentDownloads: Int = 6
-        /// Per-request timeout (15 s): URLSession's `timeoutInterval`, which on
-        /// Linux fires when no data arrives for that long. Linux's URLSession
-        /// counts whole seconds only, so the value is rounded up to a whole second.
+        /// Per-request idle timeout (15 s): a transfer fails with
+        /// ``ImageDownloadError/timedOut`` when nothing arrives for this long.
+        /// Enforced by the downloader itself, because Linux's URLSession does not
+        /// time out a server that stalls after the response head.
         public var timeout: Duration = .seconds(15)
         public var executionOrder: ExecutionOrder = .fifo
         /// Builds the session's configuration (ephemeral, without `URLCache`, by default).

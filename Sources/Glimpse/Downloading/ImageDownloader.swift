@@ -26,8 +26,8 @@ public final class ImageDownloader: Sendable {
     let state: Mutex<State>
     let callbacks = DispatchQueue(label: "Glimpse.ImageDownloader.callbacks")
     /// Enforces ``Configuration/timeout`` as an idle timeout: corelibs'
-    /// URLSession stops its own timer once the response head has arrived, so
-    /// a server that stalls mid-body would otherwise hang the transfer.
+    /// URLSession does not time out a server that stalls after the response
+    /// head, so such a transfer would otherwise hang.
     private let watchdog: Task<Void, Never>
 
     struct TaskEntry: Sendable {
