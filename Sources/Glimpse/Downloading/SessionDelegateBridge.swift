@@ -27,8 +27,10 @@ final class SessionDelegateBridge: NSObject, URLSessionDataDelegate, Sendable {
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         guard let downloader, downloader.taskReceived(response, task: dataTask) else {
             completionHandler(.cancel)
-            // Also cancelled explicitly: after a 401, corelibs' URLSession neither
-            // stops the transfer nor completes the task on `.cancel` alone.
+            // Cancelled explicitly: corelibs' URLSession ignores the disposition
+            // (it logs "Ignoring disposition from completion handler") and would
+            // go on receiving — and after a 401 without a usable credential its
+            // authentication path never completes the task.
             dataTask.cancel()
             return
         }
