@@ -12,6 +12,8 @@ import Glibc
 /// Each connection is served by its own thread, with keep-alive. The server
 /// records every request and counts open connections and requests in flight
 /// (with their maxima), and which connections have closed.
+///
+/// Its threads keep it alive: it runs until ``shutdown()``.
 public final class LoopbackHTTPServer: Sendable {
     /// Counters observed from the server side.
     public struct Statistics: Sendable {
@@ -86,10 +88,6 @@ public final class LoopbackHTTPServer: Sendable {
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "LoopbackHTTPServer.accept"
         thread.start()
-    }
-
-    deinit {
-        shutdown()
     }
 
     /// Why the server could not start.
