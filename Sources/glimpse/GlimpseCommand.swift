@@ -18,6 +18,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             DecodeCommand.self,
             BenchCommand.self,
             BenchCacheCommand.self,
+            BenchDownloadCommand.self,
         ]
     )
 
