@@ -1,0 +1,135 @@
+/// Conversions between stored rows (RGBA8 / RGBA16, straight alpha) and the
+/// working form of the filtering transformers: `SIMD4<Float>` pixels in 0…1
+/// with premultiplied alpha, so that transparent pixels carry no colour into
+/// their neighbours when they are averaged.
+///
+/// All functions take raw pointers that the caller obtained from a scoped
+/// `withUnsafe…` closure over buffers it has sized; they never allocate.
+enum WorkingPixels {
+    /// Converts `count` pixels at `source` into premultiplied working pixels.
+    /// `table` is one of ``SampleTables/toWorking(format:linear:)``.
+    @inline(__always)
+    static func load(_ source: UnsafeRawPointer, count: Int, format: PixelFormat,
+                     table: UnsafePointer<Float>, into destination: UnsafeMutablePointer<SIMD4<Float>>) {
+        switch format {
+        case .rgba8:
+            let s = source.assumingMemoryBound(to: UInt8.self)
+            for x in 0..<count {
+                destination[x] = pixel8(s + x &* 4, table)
+            }
+        case .rgba16:
+            for x in 0..<count {
+                destination[x] = pixel16(source + x &* 8, table)
+            }
+        }
+    }
+
+    /// Adds `count` source pixels, premultiplied, into `groups` accumulators of
+    /// `factor` pixels each (the last one may be short): the horizontal half of
+    /// an integer box reduction.
+    @inline(__always)
+    static func accumulateBoxes(_ source: UnsafeRawPointer, count: Int, factor: Int, format: PixelFormat,
+                                table: UnsafePointer<Float>, into accumulators: UnsafeMutablePointer<SIMD4<Float>>) {
+        var x = 0
+        var group = 0
+        while x < count {
+            let end = min(x &+ factor, count)
+            var sum = SIMD4<Float>()
+            switch format {
+            case .rgba8:
+                let s = source.assumingMemoryBound(to: UInt8.self)
+                while x < end {
+                    sum += pixel8(s + x &* 4, table)
+                    x &+= 1
+                }
+            case .rgba16:
+                while x < end {
+                    sum += pixel16(source + x &* 8, table)
+                    x &+= 1
+                }
+            }
+            accumulators[group] += sum
+            group &+= 1
+        }
+    }
+
+    @inline(__always)
+    static func pixel8(_ p: UnsafePointer<UInt8>, _ table: UnsafePointer<Float>) -> SIMD4<Float> {
+        let a = Float(p[3]) * (1 / 255)
+        return SIMD4(table[Int(p[0])] * a, table[Int(p[1])] * a, table[Int(p[2])] * a, a)
+    }
+
+    @inline(__always)
+    static func pixel16(_ p: UnsafeRawPointer, _ table: UnsafePointer<Float>) -> SIMD4<Float> {
+        let a = Float(p.loadUnaligned(fromByteOffset: 6, as: UInt16.self)) * (1 / 65535)
+        return SIMD4(table[Int(p.loadUnaligned(as: UInt16.self))] * a,
+                     table[Int(p.loadUnaligned(fromByteOffset: 2, as: UInt16.self))] * a,
+                     table[Int(p.loadUnaligned(fromByteOffset: 4, as: UInt16.self))] * a,
+                     a)
+    }
+
+    /// Converts `count` premultiplied working pixels back to stored samples
+    /// with straight alpha, clamping overshoot (Lanczos and Mitchell ring).
+    /// `fromLinear` is nil for gamma-space working values.
+    @inline(__always)
+    static func store(_ source: UnsafePointer<SIMD4<Float>>, count: Int, format: PixelFormat, linear: Bool,
+                      into destination: UnsafeMutableRawPointer) {
+        let maximum: Float = format == .rgba8 ? 255 : 65535
+        if linear {
+            SampleTables.fromLinear8.withUnsafeBufferPointer { table8 in
+                SampleTables.fromLinear16.withUnsafeBufferPointer { table16 in
+                    for x in 0..<count {
+                        let (rgb, a) = straight(source[x])
+                        // `rgb` is clamped to 0…1, so every index is in 0…65535.
+                        let index = SIMD4<Int32>(rgb * 65535 + 0.5, rounding: .towardZero)
+                        let alpha = a * maximum + 0.5
+                        switch format {
+                        case .rgba8:
+                            let d = destination.assumingMemoryBound(to: UInt8.self) + x &* 4
+                            d[0] = table8[Int(index[0])]; d[1] = table8[Int(index[1])]; d[2] = table8[Int(index[2])]
+                            d[3] = UInt8(alpha)
+                        case .rgba16:
+                            let d = destination + x &* 8
+                            d.storeBytes(of: table16[Int(index[0])], as: UInt16.self)
+                            d.storeBytes(of: table16[Int(index[1])], toByteOffset: 2, as: UInt16.self)
+                            d.storeBytes(of: table16[Int(index[2])], toByteOffset: 4, as: UInt16.self)
+                            d.storeBytes(of: UInt16(alpha), toByteOffset: 6, as: UInt16.self)
+                        }
+                    }
+                }
+            }
+            return
+        }
+        for x in 0..<count {
+            let (rgb, a) = straight(source[x])
+            var v = rgb * maximum + 0.5
+            v.w = a * maximum + 0.5
+            let q = SIMD4<UInt32>(v, rounding: .towardZero)
+            switch format {
+            case .rgba8:
+                let d = destination.assumingMemoryBound(to: UInt8.self) + x &* 4
+                d[0] = UInt8(truncatingIfNeeded: q[0]); d[1] = UInt8(truncatingIfNeeded: q[1])
+                d[2] = UInt8(truncatingIfNeeded: q[2]); d[3] = UInt8(truncatingIfNeeded: q[3])
+            case .rgba16:
+                let d = destination + x &* 8
+                d.storeBytes(of: UInt16(truncatingIfNeeded: q[0]), as: UInt16.self)
+                d.storeBytes(of: UInt16(truncatingIfNeeded: q[1]), toByteOffset: 2, as: UInt16.self)
+                d.storeBytes(of: UInt16(truncatingIfNeeded: q[2]), toByteOffset: 4, as: UInt16.self)
+                d.storeBytes(of: UInt16(truncatingIfNeeded: q[3]), toByteOffset: 6, as: UInt16.self)
+            }
+        }
+    }
+
+    /// Un-premultiplies one pixel: colour in 0…1 (w lane = 0) and alpha in 0…1.
+    /// NaN (impossible from finite input, but never trusted) maps to 0.
+    @inline(__always)
+    static func straight(_ p: SIMD4<Float>) -> (SIMD4<Float>, Float) {
+        let a = p.w.isNaN ? 0 : min(max(p.w, 0), 1)
+        guard a > 1.0 / 131072 else { return (SIMD4(), 0) }
+        var rgb = p / a
+        rgb.w = 0
+        rgb.replace(with: 0, where: .!(rgb .>= 0))
+        rgb.replace(with: 1, where: rgb .> 1)
+        return (rgb, a)
+    }
+}
