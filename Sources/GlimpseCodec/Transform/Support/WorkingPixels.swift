@@ -78,23 +78,28 @@ enum WorkingPixels {
         if linear {
             SampleTables.fromLinear8.withUnsafeBufferPointer { table8 in
                 SampleTables.fromLinear16.withUnsafeBufferPointer { table16 in
+                    SampleTables.toWorkingLinear16.withUnsafeBufferPointer { back16 in
                     for x in 0..<count {
                         let (rgb, a) = straight(source[x])
                         // `rgb` is clamped to 0…1, so every index is in 0…65535.
-                        let index = SIMD4<Int32>(rgb * 65535 + 0.5, rounding: .towardZero)
+                        // Scalar conversions: the generic SIMD rounding initialiser is not
+                        // specialised and costs more than the whole resize.
+                        let scaled = rgb * 65535 + 0.5
+                        let (i0, i1, i2) = (Int(scaled.x), Int(scaled.y), Int(scaled.z))
                         let alpha = a * maximum + 0.5
                         switch format {
                         case .rgba8:
                             let d = destination.assumingMemoryBound(to: UInt8.self) + x &* 4
-                            d[0] = table8[Int(index[0])]; d[1] = table8[Int(index[1])]; d[2] = table8[Int(index[2])]
+                            d[0] = table8[i0]; d[1] = table8[i1]; d[2] = table8[i2]
                             d[3] = UInt8(alpha)
                         case .rgba16:
                             let d = destination + x &* 8
-                            d.storeBytes(of: table16[Int(index[0])], as: UInt16.self)
-                            d.storeBytes(of: table16[Int(index[1])], toByteOffset: 2, as: UInt16.self)
-                            d.storeBytes(of: table16[Int(index[2])], toByteOffset: 4, as: UInt16.self)
+                            d.storeBytes(of: nearest16(rgb.x, from: table16[i0], back16), as: UInt16.self)
+                            d.storeBytes(of: nearest16(rgb.y, from: table16[i1], back16), toByteOffset: 2, as: UInt16.self)
+                            d.storeBytes(of: nearest16(rgb.z, from: table16[i2], back16), toByteOffset: 4, as: UInt16.self)
                             d.storeBytes(of: UInt16(alpha), toByteOffset: 6, as: UInt16.self)
                         }
+                    }
                     }
                 }
             }
@@ -104,20 +109,31 @@ enum WorkingPixels {
             let (rgb, a) = straight(source[x])
             var v = rgb * maximum + 0.5
             v.w = a * maximum + 0.5
-            let q = SIMD4<UInt32>(v, rounding: .towardZero)
+            // Each lane is in 0.5…maximum + 0.5, so truncation fits the sample type.
             switch format {
             case .rgba8:
                 let d = destination.assumingMemoryBound(to: UInt8.self) + x &* 4
-                d[0] = UInt8(truncatingIfNeeded: q[0]); d[1] = UInt8(truncatingIfNeeded: q[1])
-                d[2] = UInt8(truncatingIfNeeded: q[2]); d[3] = UInt8(truncatingIfNeeded: q[3])
+                d[0] = UInt8(v.x); d[1] = UInt8(v.y); d[2] = UInt8(v.z); d[3] = UInt8(v.w)
             case .rgba16:
                 let d = destination + x &* 8
-                d.storeBytes(of: UInt16(truncatingIfNeeded: q[0]), as: UInt16.self)
-                d.storeBytes(of: UInt16(truncatingIfNeeded: q[1]), toByteOffset: 2, as: UInt16.self)
-                d.storeBytes(of: UInt16(truncatingIfNeeded: q[2]), toByteOffset: 4, as: UInt16.self)
-                d.storeBytes(of: UInt16(truncatingIfNeeded: q[3]), toByteOffset: 6, as: UInt16.self)
+                d.storeBytes(of: UInt16(v.x), as: UInt16.self)
+                d.storeBytes(of: UInt16(v.y), toByteOffset: 2, as: UInt16.self)
+                d.storeBytes(of: UInt16(v.z), toByteOffset: 4, as: UInt16.self)
+                d.storeBytes(of: UInt16(v.w), toByteOffset: 6, as: UInt16.self)
             }
         }
+    }
+
+    /// The 16-bit sample whose linear value is nearest `value`, refining the
+    /// table's `guess`. Near black one 16-bit step of linear light spans about
+    /// 13 encoded steps, so the table alone could not round-trip 16-bit input;
+    /// this short walk along the (increasing) decoding table can.
+    @inline(__always)
+    static func nearest16(_ value: Float, from guess: UInt16, _ linear: UnsafeBufferPointer<Float>) -> UInt16 {
+        var g = Int(guess)
+        while g < 65535 && (linear[g] + linear[g &+ 1]) * 0.5 < value { g &+= 1 }
+        while g > 0 && (linear[g &- 1] + linear[g]) * 0.5 >= value { g &-= 1 }
+        return UInt16(truncatingIfNeeded: g)
     }
 
     /// Un-premultiplies one pixel: colour in 0…1 (w lane = 0) and alpha in 0…1.

@@ -1,0 +1,74 @@
+/// Rotation by an angle that is not a multiple of 90°: inverse mapping with
+/// bilinear interpolation of premultiplied pixels on an enlarged canvas.
+struct ArbitraryRotation {
+    /// Clockwise, in degrees, in (0, 360).
+    var degrees: Double
+    var limits: DecodingLimits
+
+    func rotate(_ source: PixelBuffer) throws(TransformError) -> PixelBuffer {
+        let radians = degrees * .pi / 180
+        let cosine = ScalarMath.cos(radians), sine = ScalarMath.sin(radians)
+        let w = Double(source.width), h = Double(source.height)
+        // The rotated rectangle's bounding box; the epsilon keeps 1e-12 of
+        // rounding noise from adding a whole column.
+        let outW = (w * abs(cosine) + h * abs(sine) - 1e-9).rounded(.up)
+        let outH = (w * abs(sine) + h * abs(cosine) - 1e-9).rounded(.up)
+        guard outW <= Double(limits.maxWidth) else { throw .limitExceeded(.width) }
+        guard outH <= Double(limits.maxHeight) else { throw .limitExceeded(.height) }
+        let outputWidth = max(1, Int(outW)), outputHeight = max(1, Int(outH))
+        try limits.checkTransformOutput(width: outputWidth, height: outputHeight, format: source.format,
+                                        workingBytes: outputWidth * MemoryLayout<SIMD4<Float>>.stride)
+
+        var output = PixelBuffer(width: outputWidth, height: outputHeight, format: source.format)
+        var row = [SIMD4<Float>](repeating: SIMD4(), count: outputWidth)
+        let format = source.format
+        let sourceWidth = source.width, sourceHeight = source.height
+        let bytesPerPixel = format.bytesPerPixel, sourceRowBytes = source.bytesPerRow
+        let outputRowBytes = output.bytesPerRow
+        let (cos, sin) = (Float(cosine), Float(sine))
+        let halfOutW = Float(outW) / 2, halfOutH = Float(outH) / 2
+        let halfW = Float(w) / 2, halfH = Float(h) / 2
+        let table = SampleTables.toWorking(format: format, linear: false)
+
+        source.bytes.withUnsafeBytes { input in
+            output.bytes.withUnsafeMutableBytes { out in
+                row.withUnsafeMutableBufferPointer { row in
+                    table.withUnsafeBufferPointer { table in
+                        guard let input = input.baseAddress, let out = out.baseAddress,
+                              let row = row.baseAddress, let table = table.baseAddress else { return }
+                        // Reads happen only after the bounds test on (x0, y0) below.
+                        @inline(__always) func sample(_ x: Int, _ y: Int) -> SIMD4<Float> {
+                            guard x >= 0, y >= 0, x < sourceWidth, y < sourceHeight else { return SIMD4() }
+                            let p = input + (y &* sourceRowBytes &+ x &* bytesPerPixel)
+                            return format == .rgba8
+                                ? WorkingPixels.pixel8(p.assumingMemoryBound(to: UInt8.self), table)
+                                : WorkingPixels.pixel16(p, table)
+                        }
+                        for y in 0..<outputHeight {
+                            let dy = Float(y) + 0.5 - halfOutH
+                            for x in 0..<outputWidth {
+                                let dx = Float(x) + 0.5 - halfOutW
+                                // Inverse of a clockwise turn, in pixel-index coordinates.
+                                let sx = dx * cos + dy * sin + halfW - 0.5
+                                let sy = -dx * sin + dy * cos + halfH - 0.5
+                                guard sx > -1, sy > -1, sx < Float(sourceWidth), sy < Float(sourceHeight) else {
+                                    row[x] = SIMD4()
+                                    continue
+                                }
+                                let fx = sx.rounded(.down), fy = sy.rounded(.down)
+                                let x0 = Int(fx), y0 = Int(fy)
+                                let tx = sx - fx, ty = sy - fy
+                                let top = sample(x0, y0) * (1 - tx) + sample(x0 &+ 1, y0) * tx
+                                let bottom = sample(x0, y0 &+ 1) * (1 - tx) + sample(x0 &+ 1, y0 &+ 1) * tx
+                                row[x] = top * (1 - ty) + bottom * ty
+                            }
+                            WorkingPixels.store(row, count: outputWidth, format: format, linear: false,
+                                                into: out + y &* outputRowBytes)
+                        }
+                    }
+                }
+            }
+        }
+        return output
+    }
+}
