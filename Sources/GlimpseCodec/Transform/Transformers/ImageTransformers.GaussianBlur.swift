@@ -20,8 +20,8 @@ extension ImageTransformers {
 
         public var cacheKey: String { "blur(\(sigma))" }
 
-        /// The normalised 1-D kernel, centre at index `radius`.
-        static func kernel(sigma: Double) -> [Float] {
+        /// The normalised 1-D kernel, radius ⌈3σ⌉, centre in the middle.
+        public static func kernel(sigma: Double) -> [Float] {
             let radius = Int((3 * sigma).rounded(.up))
             let weights = (-radius...radius).map { x in
                 ScalarMath.exp(-Double(x * x) / (2 * sigma * sigma))
