@@ -17,6 +17,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             InfoCommand.self,
             DecodeCommand.self,
             BenchCommand.self,
+            BenchTransformCommand.self,
         ]
     )
 
