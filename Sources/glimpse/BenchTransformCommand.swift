@@ -15,7 +15,7 @@ struct BenchTransformCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Decode this file instead of using the synthetic image.")
+    @Option(help: "Decode this file (or read this PAM) instead of using the synthetic image.")
     var input: String?
 
     @Option(help: "Runs per case.")
@@ -31,7 +31,16 @@ struct BenchTransformCommand: ParsableCommand {
 
     func run() throws {
         let pixels: PixelBuffer
-        if let input {
+        if let input, input.lowercased().hasSuffix(".pam") {
+            // A PAM dump (e.g. from refdecode --dump) lets a real photo be used
+            // before its format's decoder exists.
+            let bytes = try ImageFiles.read(input)
+            do throws(DecodingError) {
+                pixels = try PAM.decode(bytes).converted(to: .rgba8)
+            } catch {
+                throw CommandFailure("\(input): \(error)")
+            }
+        } else if let input {
             pixels = try ImageFiles.decode(input).pixels.converted(to: .rgba8)
         } else {
             pixels = Self.synthetic(width: 5120, height: 2880)

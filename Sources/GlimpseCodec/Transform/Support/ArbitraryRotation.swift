@@ -29,6 +29,8 @@ struct ArbitraryRotation {
         let halfOutW = Float(outW) / 2, halfOutH = Float(outH) / 2
         let halfW = Float(w) / 2, halfH = Float(h) / 2
         let table = SampleTables.toWorking(format: format, linear: false)
+        let is8 = format == .rgba8
+        let lastX = UInt(sourceWidth - 1), lastY = UInt(sourceHeight - 1)
 
         source.bytes.withUnsafeBytes { input in
             output.bytes.withUnsafeMutableBytes { out in
@@ -58,9 +60,21 @@ struct ArbitraryRotation {
                                 let fx = sx.rounded(.down), fy = sy.rounded(.down)
                                 let x0 = Int(fx), y0 = Int(fy)
                                 let tx = sx - fx, ty = sy - fy
-                                let top = sample(x0, y0) * (1 - tx) + sample(x0 &+ 1, y0) * tx
-                                let bottom = sample(x0, y0 &+ 1) * (1 - tx) + sample(x0 &+ 1, y0 &+ 1) * tx
-                                row[x] = top * (1 - ty) + bottom * ty
+                                let p00, p10, p01, p11: SIMD4<Float>
+                                if is8 && UInt(bitPattern: x0) < lastX && UInt(bitPattern: y0) < lastY {
+                                    // Interior: all four neighbours exist; no per-sample bounds tests.
+                                    let p = (input + (y0 &* sourceRowBytes &+ x0 &* 4)).assumingMemoryBound(to: UInt8.self)
+                                    p00 = WorkingPixels.pixel8(p, table)
+                                    p10 = WorkingPixels.pixel8(p + 4, table)
+                                    p01 = WorkingPixels.pixel8(p + sourceRowBytes, table)
+                                    p11 = WorkingPixels.pixel8(p + (sourceRowBytes &+ 4), table)
+                                } else {
+                                    p00 = sample(x0, y0); p10 = sample(x0 &+ 1, y0)
+                                    p01 = sample(x0, y0 &+ 1); p11 = sample(x0 &+ 1, y0 &+ 1)
+                                }
+                                let top = p00 + (p10 - p00) * tx
+                                let bottom = p01 + (p11 - p01) * tx
+                                row[x] = top + (bottom - top) * ty
                             }
                             WorkingPixels.store(row, count: outputWidth, format: format, linear: false,
                                                 into: out + y &* outputRowBytes)

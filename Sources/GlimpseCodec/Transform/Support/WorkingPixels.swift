@@ -137,15 +137,20 @@ enum WorkingPixels {
     }
 
     /// Un-premultiplies one pixel: colour in 0…1 (w lane = 0) and alpha in 0…1.
-    /// NaN (impossible from finite input, but never trusted) maps to 0.
+    ///
+    /// Written with scalar comparisons, which compile to min/max instructions;
+    /// the generic SIMD mask operations do not. Each `v > 0 ? … : 0` also sends
+    /// NaN (impossible from finite input, but never trusted) to 0.
     @inline(__always)
     static func straight(_ p: SIMD4<Float>) -> (SIMD4<Float>, Float) {
-        let a = p.w.isNaN ? 0 : min(max(p.w, 0), 1)
+        let a = p.w < 1 ? p.w : 1
         guard a > 1.0 / 131072 else { return (SIMD4(), 0) }
-        var rgb = p / a
-        rgb.w = 0
-        rgb.replace(with: 0, where: .!(rgb .>= 0))
-        rgb.replace(with: 1, where: rgb .> 1)
-        return (rgb, a)
+        let scaled = p * (1 / a)
+        return (SIMD4(clamp(scaled.x), clamp(scaled.y), clamp(scaled.z), 0), a)
+    }
+
+    @inline(__always)
+    static func clamp(_ v: Float) -> Float {
+        v > 0 ? (v < 1 ? v : 1) : 0
     }
 }
