@@ -27,12 +27,31 @@ public protocol ImageTransformer: Sendable {
 
 extension ImageTransformer {
     public func transform(_ image: Image) throws(TransformError) -> Image {
+        try transformEachFrame(image)
+    }
+
+    /// ``transform(_:)-(PixelBuffer)`` applied to every frame; durations, loop
+    /// count and metadata are kept.
+    func transformEachFrame(_ image: Image) throws(TransformError) -> Image {
         guard !image.frames.isEmpty else { throw .emptyImage }
         var result = image
         for index in result.frames.indices {
             result.frames[index].pixels = try transform(image.frames[index].pixels)
         }
         return result
+    }
+
+    /// For transformers that can enlarge frames: checks that all frames at
+    /// `width` × `height` fit `limits` together before the first is made, so a
+    /// long animation cannot exhaust memory one allowed frame at a time.
+    func transformEachFrame(_ image: Image, outputWidth width: Int, outputHeight height: Int,
+                            limits: DecodingLimits) throws(TransformError) -> Image {
+        guard let first = image.frames.first else { throw .emptyImage }
+        if image.frames.count > 1 {
+            try limits.checkTransformOutput(width: width, height: height, format: first.pixels.format,
+                                            frames: image.frames.count)
+        }
+        return try transformEachFrame(image)
     }
 }
 

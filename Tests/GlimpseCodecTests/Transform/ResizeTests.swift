@@ -120,6 +120,22 @@ struct ResizeTests {
         #expect(out.frames[1].pixels == T.constant(width: 10, height: 5, [0, 0, 255, 128]))
     }
 
+    @Test func allFramesMustFitTheByteBudgetTogether() throws {
+        let frames = (0..<5).map { _ in ImageFrame(pixels: T.constant(width: 10, height: 5, [1, 2, 3, 255])) }
+        let image = Image(frames: frames, loopCount: 0, format: .gif)
+        var limits = DecodingLimits()
+        limits.maxTotalBytes = 100 * 50 * 4 * 3 // room for three enlarged frames, not five
+        #expect(throws: TransformError.limitExceeded(.totalBytes)) {
+            try Resize(width: 100, limits: limits).transform(image)
+        }
+        limits.maxTotalBytes = 100 * 50 * 4 * 5
+        #expect(try Resize(width: 100, limits: limits).transform(image).frames.count == 5)
+        limits.maxTotalBytes = 11 * 11 * 4 * 4 // 45° turns 10×5 into 11×11
+        #expect(throws: TransformError.limitExceeded(.totalBytes)) {
+            try ImageTransformers.Rotate(degrees: 45, limits: limits).transform(image)
+        }
+    }
+
     @Test func badParametersAreTypedErrors() throws {
         let source = T.constant(width: 8, height: 8, [1, 2, 3, 255])
         for resize in [Resize(width: 0), Resize(width: -5), Resize(height: 0), Resize(width: 10, height: -1),

@@ -5,17 +5,35 @@ struct ArbitraryRotation {
     var degrees: Double
     var limits: DecodingLimits
 
-    func rotate(_ source: PixelBuffer) throws(TransformError) -> PixelBuffer {
-        let radians = degrees * .pi / 180
-        let cosine = ScalarMath.cos(radians), sine = ScalarMath.sin(radians)
-        let w = Double(source.width), h = Double(source.height)
+    /// The canvas that holds the whole rotated `width` × `height` image (for
+    /// multiples of 90° the exact swapped or unswapped size).
+    func outputSize(width: Int, height: Int) throws(TransformError) -> (width: Int, height: Int) {
+        let (cosine, sine) = sineAndCosine
+        let w = Double(width), h = Double(height)
         // The rotated rectangle's bounding box; the epsilon keeps 1e-12 of
         // rounding noise from adding a whole column.
         let outW = (w * abs(cosine) + h * abs(sine) - 1e-9).rounded(.up)
         let outH = (w * abs(sine) + h * abs(cosine) - 1e-9).rounded(.up)
         guard outW <= Double(limits.maxWidth) else { throw .limitExceeded(.width) }
         guard outH <= Double(limits.maxHeight) else { throw .limitExceeded(.height) }
-        let outputWidth = max(1, Int(outW)), outputHeight = max(1, Int(outH))
+        return (max(1, Int(outW)), max(1, Int(outH)))
+    }
+
+    private var sineAndCosine: (cos: Double, sin: Double) {
+        switch degrees {
+        case 0: (1, 0)
+        case 90: (0, 1)
+        case 180: (-1, 0)
+        case 270: (0, -1)
+        default: (ScalarMath.cos(degrees * .pi / 180), ScalarMath.sin(degrees * .pi / 180))
+        }
+    }
+
+    func rotate(_ source: PixelBuffer) throws(TransformError) -> PixelBuffer {
+        let (cosine, sine) = sineAndCosine
+        let w = Double(source.width), h = Double(source.height)
+        let (outputWidth, outputHeight) = try outputSize(width: source.width, height: source.height)
+        let outW = Double(outputWidth), outH = Double(outputHeight)
         try limits.checkTransformOutput(width: outputWidth, height: outputHeight, format: source.format,
                                         workingBytes: outputWidth * MemoryLayout<SIMD4<Float>>.stride)
 

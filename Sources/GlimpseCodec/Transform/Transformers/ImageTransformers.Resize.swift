@@ -121,6 +121,12 @@ extension ImageTransformers {
             return max(1, Int(rounded))
         }
 
+        public func transform(_ image: Image) throws(TransformError) -> Image {
+            let plan = try plan(sourceWidth: image.width, sourceHeight: image.height)
+            return try transformEachFrame(image, outputWidth: plan.outputWidth, outputHeight: plan.outputHeight,
+                                          limits: limits)
+        }
+
         public func transform(_ pixels: PixelBuffer) throws(TransformError) -> PixelBuffer {
             let plan = try plan(sourceWidth: pixels.width, sourceHeight: pixels.height)
             if plan.outputWidth == pixels.width && plan.outputHeight == pixels.height

@@ -25,6 +25,13 @@ extension ImageTransformers {
 
         public var cacheKey: String { "rotate(\(normalizedDegrees))" }
 
+        public func transform(_ image: Image) throws(TransformError) -> Image {
+            guard degrees.isFinite else { throw .invalidParameter("rotation angle \(degrees)") }
+            let size = try ArbitraryRotation(degrees: normalizedDegrees, limits: limits)
+                .outputSize(width: image.width, height: image.height)
+            return try transformEachFrame(image, outputWidth: size.width, outputHeight: size.height, limits: limits)
+        }
+
         public func transform(_ pixels: PixelBuffer) throws(TransformError) -> PixelBuffer {
             guard degrees.isFinite else { throw .invalidParameter("rotation angle \(degrees)") }
             guard pixels.width > 0, pixels.height > 0 else { throw .emptyImage }
