@@ -54,6 +54,7 @@ struct BenchTransformCommand: ParsableCommand {
             ("resize-lanczos3-exact-\(width)", X.Resize(width: width, filter: .lanczos3, reducingGap: nil)),
             ("resize-mitchell-exact-\(width)", X.Resize(width: width, filter: .mitchell, reducingGap: nil)),
             ("blur-sigma2", X.GaussianBlur(sigma: 2)),
+            ("blur-sigma8-boxcascade", X.GaussianBlur(sigma: 8)),
             ("rotate-90", X.Rotate(degrees: 90)),
             ("rotate-30", X.Rotate(degrees: 30)),
             ("flip-horizontal", X.Flip(.horizontal)),

@@ -19,7 +19,8 @@ struct CacheKeyTests {
             X.AutoOrient(),
             X.RoundedCorners(radius: 8), X.RoundedCorners(radius: 8.5),
             X.Tint(red: 1, green: 2, blue: 3), X.Tint(red: 1, green: 2, blue: 3, intensity: 0.5), X.Tint(red: 3, green: 2, blue: 1),
-            X.GaussianBlur(sigma: 1), X.GaussianBlur(sigma: 2),
+            X.GaussianBlur(sigma: 1), X.GaussianBlur(sigma: 2), X.GaussianBlur(sigma: 2, method: .exact),
+            X.GaussianBlur(sigma: 2, method: .boxCascade),
             X.Composition(X.AutoOrient(), X.Resize(width: 256)), X.Composition(X.Resize(width: 256), X.AutoOrient()),
         ]
     }
@@ -43,6 +44,7 @@ struct CacheKeyTests {
         #expect(X.RoundedCorners(radius: 12).cacheKey == "corners(12.0)")
         #expect(X.Tint(red: 255, green: 128, blue: 0, intensity: 0.25).cacheKey == "tint(255,128,0,0.25)")
         #expect(X.GaussianBlur(sigma: 1.5).cacheKey == "blur(1.5)")
+        #expect(X.GaussianBlur(sigma: 8, method: .boxCascade).cacheKey == "blur(8.0,boxCascade)")
         #expect(X.Composition(X.AutoOrient(), X.Resize(width: 10), X.GaussianBlur(sigma: 2)).cacheKey
                 == "orient|resize(10x_,fit,lanczos3,linear=0,upscale=1,gap=3.0)|blur(2.0)")
         // Limits never change a successful result, so they are not part of the key.

@@ -15,6 +15,37 @@ struct EffectTransformTests {
         }
     }
 
+    @Test(arguments: [0.8, 2.0, 6.0, 15.0])
+    func boxCascadeKeepsAConstantImage(sigma: Double) throws {
+        for format in PixelFormat.allCases {
+            let source = T.constant(width: 17, height: 40, [12, 130, 250, 200], format: format)
+            #expect(try ImageTransformers.GaussianBlur(sigma: sigma, method: .boxCascade).transform(source) == source)
+        }
+    }
+
+    /// Away from the borders (where repeated edge extension differs from a
+    /// single one) the cascade follows the exact Gaussian closely.
+    @Test(arguments: [3.0, 6.0, 10.0])
+    func boxCascadeFollowsTheExactBlur(sigma: Double) throws {
+        typealias Blur = ImageTransformers.GaussianBlur
+        // A hard-edged white square on a colour ramp.
+        var pixels: [SIMD4<UInt8>] = []
+        for y in 0..<120 {
+            for x in 0..<140 {
+                let inSquare = abs(x - 70) < 12 && abs(y - 60) < 12
+                pixels.append(inSquare ? SIMD4(255, 255, 255, 255) : SIMD4(UInt8(x), 40, UInt8(y * 2), 255))
+            }
+        }
+        let image = T.rgba8(width: 140, height: 120, pixels)
+        let margin = Int(3 * sigma) + 1
+        let inner = ImageTransformers.Crop(x: margin, y: margin, width: 140 - 2 * margin, height: 120 - 2 * margin)
+        let exact = try inner.transform(Blur(sigma: sigma, method: .exact).transform(image))
+        let cascade = try inner.transform(Blur(sigma: sigma, method: .boxCascade).transform(image))
+        let difference = T.maximumDifference(exact, cascade)
+        #expect(difference <= 6, "sigma \(sigma): \(difference)")
+        #expect(try exact != inner.transform(image))
+    }
+
     @Test func blurKernelIsNormalisedAndSymmetric() {
         for sigma in [0.5, 1, 3, 10] {
             let kernel = ImageTransformers.GaussianBlur.kernel(sigma: sigma)
