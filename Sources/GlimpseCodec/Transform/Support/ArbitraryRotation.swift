@@ -75,9 +75,9 @@ struct ArbitraryRotation {
                                     row[x] = SIMD4()
                                     continue
                                 }
-                                let fx = sx.rounded(.down), fy = sy.rounded(.down)
-                                let x0 = Int(fx), y0 = Int(fy)
-                                let tx = sx - fx, ty = sy - fy
+                                // sx, sy > −1 here, so truncating x + 1 floors x without a libm call.
+                                let x0 = Int(sx + 1) &- 1, y0 = Int(sy + 1) &- 1
+                                let tx = sx - Float(x0), ty = sy - Float(y0)
                                 let p00, p10, p01, p11: SIMD4<Float>
                                 if is8 && UInt(bitPattern: x0) < lastX && UInt(bitPattern: y0) < lastY {
                                     // Interior: all four neighbours exist; no per-sample bounds tests.

@@ -74,6 +74,10 @@ enum WorkingPixels {
     @inline(__always)
     static func store(_ source: UnsafePointer<SIMD4<Float>>, count: Int, format: PixelFormat, linear: Bool,
                       into destination: UnsafeMutableRawPointer) {
+        if format == .rgba8 && !linear {
+            store8(source, count: count, into: destination)
+            return
+        }
         let maximum: Float = format == .rgba8 ? 255 : 65535
         if linear {
             SampleTables.fromLinear8.withUnsafeBufferPointer { table8 in
@@ -121,6 +125,33 @@ enum WorkingPixels {
                 d.storeBytes(of: UInt16(v.z), toByteOffset: 4, as: UInt16.self)
                 d.storeBytes(of: UInt16(v.w), toByteOffset: 6, as: UInt16.self)
             }
+        }
+    }
+
+    /// The hot case of ``store(_:count:format:linear:into:)``: RGBA8 without
+    /// linearisation, branch-light and free of trapping conversions.
+    ///
+    /// Rounding adds 1.5·2²³ so that the float's low mantissa bits hold the
+    /// value rounded to nearest (ties to even); every lane is clamped to 0…255
+    /// first, inside the range where that trick is exact.
+    @inline(__always)
+    static func store8(_ source: UnsafePointer<SIMD4<Float>>, count: Int, into destination: UnsafeMutableRawPointer) {
+        let magic = SIMD4<Float>(repeating: 12_582_912)
+        for x in 0..<count {
+            let p = source[x]
+            let a = p.w < 1 ? p.w : 1
+            var v = SIMD4<Float>()
+            // False for NaN too, which then stores transparent black.
+            if a > 1.0 / 131072 {
+                v = p * (255 / a)
+                v.x = v.x > 0 ? (v.x < 255 ? v.x : 255) : 0
+                v.y = v.y > 0 ? (v.y < 255 ? v.y : 255) : 0
+                v.z = v.z > 0 ? (v.z < 255 ? v.z : 255) : 0
+                v.w = a * 255
+            }
+            let bits = unsafeBitCast(v + magic, to: SIMD4<UInt32>.self)
+            let packed = (bits.x & 0xFF) | (bits.y & 0xFF) << 8 | (bits.z & 0xFF) << 16 | (bits.w & 0xFF) << 24
+            destination.storeBytes(of: packed.littleEndian, toByteOffset: x &* 4, as: UInt32.self)
         }
     }
 
