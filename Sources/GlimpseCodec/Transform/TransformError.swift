@@ -37,3 +37,17 @@ extension DecodingLimits {
         }
     }
 }
+
+extension PixelBuffer {
+    /// Refuses an empty buffer, and one whose `bytes` no longer match its
+    /// dimensions (the array is a public `var`): the transformers read it
+    /// through unchecked pointers and rely on that match.
+    func checkTransformable() throws(TransformError) {
+        guard width > 0, height > 0 else { throw .emptyImage }
+        let (rowBytes, overflow) = width.multipliedReportingOverflow(by: format.bytesPerPixel)
+        let (count, overflow2) = rowBytes.multipliedReportingOverflow(by: height)
+        guard !overflow, !overflow2, count == bytes.count else {
+            throw .invalidParameter("pixel buffer of \(bytes.count) bytes for \(width)x\(height)")
+        }
+    }
+}

@@ -66,4 +66,17 @@ struct CacheKeyTests {
         for frame in out.frames { #expect(TransformTestImages.labels(frame.pixels) == [[4, 1]]) }
         #expect(try X.Composition([]).transform(image) == image)
     }
+
+    @Test func inconsistentBuffersAreRefusedByEveryTransformer() {
+        var broken = TransformTestImages.constant(width: 4, height: 4, [1, 2, 3, 255])
+        broken.bytes.removeLast(5)
+        var metadata = ImageMetadata()
+        metadata.orientation = .left
+        for transformer in Self.variety + [X.Resize(width: 4, height: 4, mode: .fill)] {
+            let error = #expect(throws: TransformError.self, "\(transformer.cacheKey)") {
+                try transformer.transform(Image(pixels: broken, format: .png, metadata: metadata))
+            }
+            guard case .invalidParameter = error else { Issue.record("\(transformer.cacheKey): \(String(describing: error))"); continue }
+        }
+    }
 }

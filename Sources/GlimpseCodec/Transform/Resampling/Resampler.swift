@@ -135,9 +135,10 @@ struct Resampler {
         table.weights.withUnsafeBufferPointer { weights in
             table.starts.withUnsafeBufferPointer { starts in
                 table.counts.withUnsafeBufferPointer { counts in
+                    guard let weights = weights.baseAddress else { return }
                     // Runs were clamped to the row when the table was built.
                     for i in 0..<starts.count {
-                        let w = weights.baseAddress.unsafelyUnwrapped + i &* table.stride
+                        let w = weights + i &* table.stride
                         let r = row + starts[i]
                         var sum = SIMD4<Float>()
                         for t in 0..<counts[i] {

@@ -18,6 +18,7 @@ extension ImageTransformers {
             var result = image
             let orientation = image.metadata.orientation
             for index in result.frames.indices {
+                try image.frames[index].pixels.checkTransformable()
                 result.frames[index].pixels = RightAngleRemap.apply(orientation, to: image.frames[index].pixels)
             }
             result.metadata.orientation = .up

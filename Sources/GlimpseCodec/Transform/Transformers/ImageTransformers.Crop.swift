@@ -17,7 +17,7 @@ extension ImageTransformers {
         public var cacheKey: String { "crop(\(x),\(y),\(width)x\(height))" }
 
         public func transform(_ pixels: PixelBuffer) throws(TransformError) -> PixelBuffer {
-            guard pixels.width > 0, pixels.height > 0 else { throw .emptyImage }
+            try pixels.checkTransformable()
             guard width > 0, height > 0 else { throw .invalidParameter("crop size \(width)x\(height)") }
             // Subtractions, not additions, so huge parameters cannot overflow.
             guard x >= 0, y >= 0, x <= pixels.width - width, y <= pixels.height - height else {

@@ -17,7 +17,7 @@ extension ImageTransformers {
         public var cacheKey: String { "flip(\(axis.rawValue))" }
 
         public func transform(_ pixels: PixelBuffer) throws(TransformError) -> PixelBuffer {
-            guard pixels.width > 0, pixels.height > 0 else { throw .emptyImage }
+            try pixels.checkTransformable()
             return RightAngleRemap.apply(axis == .horizontal ? .upMirrored : .downMirrored, to: pixels)
         }
     }

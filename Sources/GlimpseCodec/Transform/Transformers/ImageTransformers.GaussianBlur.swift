@@ -46,7 +46,7 @@ extension ImageTransformers {
 
         public func transform(_ pixels: PixelBuffer) throws(TransformError) -> PixelBuffer {
             guard sigma > 0, sigma <= 500 else { throw .invalidParameter("blur sigma \(sigma)") }
-            guard pixels.width > 0, pixels.height > 0 else { throw .emptyImage }
+            try pixels.checkTransformable()
             if method == .boxCascade || (method == .automatic && sigma > Self.largestExactSigma) {
                 let cascade = BoxBlurCascade(sigma: sigma)
                 try limits.checkTransformOutput(width: pixels.width, height: pixels.height, format: pixels.format,

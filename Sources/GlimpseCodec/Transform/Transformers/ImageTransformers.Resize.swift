@@ -128,6 +128,7 @@ extension ImageTransformers {
         }
 
         public func transform(_ pixels: PixelBuffer) throws(TransformError) -> PixelBuffer {
+            try pixels.checkTransformable()
             let plan = try plan(sourceWidth: pixels.width, sourceHeight: pixels.height)
             if plan.outputWidth == pixels.width && plan.outputHeight == pixels.height
                 && plan.cropWidth == pixels.width && plan.cropHeight == pixels.height {

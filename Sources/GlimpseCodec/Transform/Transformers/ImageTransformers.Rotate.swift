@@ -34,7 +34,7 @@ extension ImageTransformers {
 
         public func transform(_ pixels: PixelBuffer) throws(TransformError) -> PixelBuffer {
             guard degrees.isFinite else { throw .invalidParameter("rotation angle \(degrees)") }
-            guard pixels.width > 0, pixels.height > 0 else { throw .emptyImage }
+            try pixels.checkTransformable()
             switch normalizedDegrees {
             case 0: return pixels
             case 90: return RightAngleRemap.apply(.right, to: pixels)

@@ -14,7 +14,7 @@ extension ImageTransformers {
 
         public func transform(_ pixels: PixelBuffer) throws(TransformError) -> PixelBuffer {
             guard radius >= 0, radius.isFinite else { throw .invalidParameter("corner radius \(radius)") }
-            guard pixels.width > 0, pixels.height > 0 else { throw .emptyImage }
+            try pixels.checkTransformable()
             let r = min(radius, Double(min(pixels.width, pixels.height)) / 2)
             let extent = Int(r.rounded(.up))
             guard extent > 0 else { return pixels }

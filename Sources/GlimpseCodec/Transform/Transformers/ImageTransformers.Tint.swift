@@ -23,7 +23,7 @@ extension ImageTransformers {
 
         public func transform(_ pixels: PixelBuffer) throws(TransformError) -> PixelBuffer {
             guard intensity >= 0, intensity <= 1 else { throw .invalidParameter("tint intensity \(intensity)") }
-            guard pixels.width > 0, pixels.height > 0 else { throw .emptyImage }
+            try pixels.checkTransformable()
             var output = pixels
             let maximum = Double(pixels.format.maximumSampleValue)
             let scale = maximum / 255
