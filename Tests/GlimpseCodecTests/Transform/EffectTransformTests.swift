@@ -145,6 +145,24 @@ struct EffectTransformTests {
         #expect(visible.contains { $0.w < 255 })
     }
 
+    @Test func sixteenBitFollowsEightBit() throws {
+        var pixels: [SIMD4<UInt8>] = []
+        for y in 0..<16 { for x in 0..<24 { pixels.append(SIMD4(UInt8(x * 10), UInt8(y * 15), 90, UInt8(255 - x * 3))) } }
+        let image8 = T.rgba8(width: 24, height: 16, pixels)
+        let transformers: [any ImageTransformer] = [
+            ImageTransformers.Rotate(degrees: 33), ImageTransformers.RoundedCorners(radius: 6.5),
+            ImageTransformers.GaussianBlur(sigma: 1.2), ImageTransformers.GaussianBlur(sigma: 5),
+            ImageTransformers.Tint(red: 200, green: 10, blue: 10, intensity: 0.4),
+            ImageTransformers.Resize(width: 9, filter: .mitchell, linearLight: true),
+        ]
+        for transformer in transformers {
+            let out8 = try transformer.transform(image8)
+            let out16 = try transformer.transform(image8.converted(to: .rgba16))
+            #expect(out16.format == .rgba16)
+            #expect(T.maximumDifference(out16.converted(to: .rgba8), out8) <= 1, "\(transformer.cacheKey)")
+        }
+    }
+
     @Test func arbitraryRotationTurnsClockwise() throws {
         // A red marker at the top-centre of a tall opaque canvas ends up on the right after ~90°.
         var pixels = Array(repeating: SIMD4<UInt8>(0, 0, 255, 255), count: 9 * 21)

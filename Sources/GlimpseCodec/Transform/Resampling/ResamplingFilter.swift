@@ -3,7 +3,8 @@
 /// Downscaling widens the filter by the scale factor (it becomes a low-pass
 /// filter over that many source pixels); upscaling uses it at its natural width.
 public enum ResamplingFilter: String, Sendable, Hashable, CaseIterable {
-    /// Lanczos windowed sinc with a = 3 (support ±3): the sharpest, with slight
+    /// Lanczos windowed sinc with a = 3 (support ±3; C. Duchon, "Lanczos filtering
+    /// in one and two dimensions", J. Appl. Meteorology 18, 1979): the sharpest, with slight
     /// ringing at hard edges (clamped to the sample range).
     case lanczos3
     /// Mitchell–Netravali cubic with B = C = 1/3 (support ±2): softer than
