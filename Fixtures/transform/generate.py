@@ -54,3 +54,26 @@ write_pam(os.path.join(HERE, "gradient-alpha-64x48-lanczos-20x15.pam"),
           source.resize((20, 15), Image.Resampling.LANCZOS))
 write_pam(os.path.join(HERE, "gradient-alpha-64x48-lanczos-100x75.pam"),
           source.resize((100, 75), Image.Resampling.LANCZOS))
+
+
+def pattern(width, height):
+    """An integer-only pattern (ramps plus a triangle wave) that the Swift test
+    rebuilds byte for byte, so the large source need not be committed."""
+    image = Image.new("RGBA", (width, height))
+    pixels = []
+    for y in range(height):
+        for x in range(width):
+            t = (x * 3 + y) % 64
+            wave = t * 8 if t < 32 else (63 - t) * 8
+            pixels.append((x * 255 // (width - 1), y * 255 // (height - 1), wave, 255))
+    image.putdata(pixels)
+    return image
+
+
+# A 10x reduction: exact Lanczos, and Pillow's reducing_gap=3 (box pre-reduction
+# by 3, then Lanczos), the counterpart of Glimpse's default `reducingGap: 3`.
+source = pattern(400, 300)
+write_pam(os.path.join(HERE, "pattern-400x300-lanczos-40x30.pam"),
+          source.resize((40, 30), Image.Resampling.LANCZOS))
+write_pam(os.path.join(HERE, "pattern-400x300-lanczos-gap3-40x30.pam"),
+          source.resize((40, 30), Image.Resampling.LANCZOS, reducing_gap=3.0))

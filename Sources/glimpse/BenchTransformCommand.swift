@@ -24,6 +24,9 @@ struct BenchTransformCommand: ParsableCommand {
     @Option(help: "Target width of the resize cases.")
     var width: Int = 256
 
+    @Option(help: ArgumentHelp("Also write each case's result to DIR/NAME.pam, to inspect or compare.", valueName: "DIR"))
+    var dump: String?
+
     func validate() throws {
         guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
         guard width >= 1 else { throw ValidationError("--width must be at least 1") }
@@ -60,11 +63,14 @@ struct BenchTransformCommand: ParsableCommand {
             ("flip-horizontal", X.Flip(.horizontal)),
         ]
         for (name, transformer) in cases {
+            let result: PixelBuffer
             do throws(TransformError) {
                 print(String(format: "transform,%@,%.3f,ms", name, try median(transformer, pixels)))
+                result = try transformer.transform(pixels)
             } catch {
                 throw CommandFailure("\(name): \(error)")
             }
+            if let dump { try ImageFiles.write(PAM.encode(result), to: "\(dump)/\(name).pam") }
         }
     }
 
