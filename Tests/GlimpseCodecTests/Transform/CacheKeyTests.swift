@@ -55,6 +55,19 @@ struct CacheKeyTests {
         #expect(Self.variety.map(\.cacheKey) == Self.variety.map(\.cacheKey))
     }
 
+    @Test func shorthandsBuildTheSameTransformers() {
+        func key(_ transformer: some ImageTransformer) -> String { transformer.cacheKey }
+        #expect(key(.resize(width: 256)) == X.Resize(width: 256).cacheKey)
+        #expect(key(.crop(x: 1, y: 2, width: 3, height: 4)) == "crop(1,2,3x4)")
+        #expect(key(.flip(.horizontal)) == "flip(horizontal)")
+        #expect(key(.rotate(degrees: 90)) == "rotate(90.0)")
+        #expect(key(.autoOrient) == "orient")
+        #expect(key(.roundedCorners(radius: 4)) == "corners(4.0)")
+        #expect(key(.tint(red: 1, green: 2, blue: 3)) == "tint(1,2,3,1.0)")
+        #expect(key(.gaussianBlur(sigma: 3)) == "blur(3.0)")
+        #expect(key(.composition(X.AutoOrient(), X.Flip(.vertical))) == "orient|flip(vertical)")
+    }
+
     @Test func compositionAppliesStepsInOrderToEveryFrame() throws {
         var metadata = ImageMetadata()
         metadata.orientation = .right
