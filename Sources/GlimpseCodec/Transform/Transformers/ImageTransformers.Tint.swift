@@ -37,6 +37,7 @@ extension ImageTransformers {
                 }
                 let (tr, tg, tb) = (tables[0], tables[1], tables[2])
                 output.bytes.withUnsafeMutableBufferPointer { bytes in
+                    // checkTransformable() proved bytes.count == 4 · count.
                     for i in 0..<count {
                         let o = i &* 4
                         bytes[o] = tr[Int(bytes[o])]
@@ -48,6 +49,7 @@ extension ImageTransformers {
                 let keep = Float(1 - intensity)
                 let add = SIMD4<Float>(Float(tint[0] * intensity), Float(tint[1] * intensity), Float(tint[2] * intensity), 0)
                 output.bytes.withUnsafeMutableBytes { bytes in
+                    // checkTransformable() proved bytes.count == 8 · count.
                     for i in 0..<count {
                         let o = i &* 8
                         for c in 0..<3 {
