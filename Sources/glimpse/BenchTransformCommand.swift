@@ -27,6 +27,9 @@ struct BenchTransformCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write each case's result to DIR/NAME.pam, to inspect or compare.", valueName: "DIR"))
     var dump: String?
 
+    @Option(help: ArgumentHelp("Run only the cases whose names start with one of these (comma-separated).", valueName: "PREFIXES"))
+    var only: String?
+
     func validate() throws {
         guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
         guard width >= 1 else { throw ValidationError("--width must be at least 1") }
@@ -62,7 +65,8 @@ struct BenchTransformCommand: ParsableCommand {
             ("rotate-30", X.Rotate(degrees: 30)),
             ("flip-horizontal", X.Flip(.horizontal)),
         ]
-        for (name, transformer) in cases {
+        let prefixes = only.map { $0.split(separator: ",").map(String.init) }
+        for (name, transformer) in cases where prefixes.map({ $0.contains { name.hasPrefix($0) } }) ?? true {
             let result: PixelBuffer
             do throws(TransformError) {
                 print(String(format: "transform,%@,%.3f,ms", name, try median(transformer, pixels)))

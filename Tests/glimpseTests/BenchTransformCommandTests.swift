@@ -19,6 +19,14 @@ struct BenchTransformCommandTests {
         #expect(lines.contains { $0.hasPrefix("transform,resize-mitchell-16,") })
     }
 
+    @Test func onlyRunsTheNamedCases() throws {
+        let input = Fixtures.url("transform/gradient-64x48.pam").path
+        let result = try CLI.run(["bench-transform", "--input", input, "--iterations", "1", "--only", "rotate,flip"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let names = result.standardOutput.split(separator: "\n").map { $0.split(separator: ",")[1] }
+        #expect(names == ["rotate-90", "rotate-30", "flip-horizontal"])
+    }
+
     @Test func badArgumentsAndInputsExitNonZero() throws {
         #expect(try CLI.run(["bench-transform", "--iterations", "0"]).status == 2)
         #expect(try CLI.run(["bench-transform", "--width", "-3"]).status == 2)
