@@ -138,13 +138,8 @@ struct Resampler {
                     guard let weights = weights.baseAddress else { return }
                     // Runs were clamped to the row when the table was built.
                     for i in 0..<starts.count {
-                        let w = weights + i &* table.stride
-                        let r = row + starts[i]
-                        var sum = SIMD4<Float>()
-                        for t in 0..<counts[i] {
-                            sum += SIMD4(repeating: w[t]) * r[t]
-                        }
-                        destination[i] = sum
+                        destination[i] = WorkingPixels.weightedSum(weights + i &* table.stride, row + starts[i],
+                                                                   count: counts[i])
                     }
                 }
             }

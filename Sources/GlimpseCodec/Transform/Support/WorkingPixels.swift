@@ -128,6 +128,28 @@ enum WorkingPixels {
         }
     }
 
+    /// Σ weights[t] · pixels[t] for t < count, in four interleaved partial sums:
+    /// one running sum would make every tap wait for the previous addition's
+    /// latency, four keep the vector unit busy.
+    @inline(__always)
+    static func weightedSum(_ weights: UnsafePointer<Float>, _ pixels: UnsafePointer<SIMD4<Float>>,
+                            count: Int) -> SIMD4<Float> {
+        var s0 = SIMD4<Float>(), s1 = SIMD4<Float>(), s2 = SIMD4<Float>(), s3 = SIMD4<Float>()
+        var t = 0
+        while t &+ 4 <= count {
+            s0 += SIMD4(repeating: weights[t]) * pixels[t]
+            s1 += SIMD4(repeating: weights[t &+ 1]) * pixels[t &+ 1]
+            s2 += SIMD4(repeating: weights[t &+ 2]) * pixels[t &+ 2]
+            s3 += SIMD4(repeating: weights[t &+ 3]) * pixels[t &+ 3]
+            t &+= 4
+        }
+        while t < count {
+            s0 += SIMD4(repeating: weights[t]) * pixels[t]
+            t &+= 1
+        }
+        return (s0 + s1) + (s2 + s3)
+    }
+
     /// The hot case of ``store(_:count:format:linear:into:)``: RGBA8 without
     /// linearisation, branch-light and free of trapping conversions.
     ///

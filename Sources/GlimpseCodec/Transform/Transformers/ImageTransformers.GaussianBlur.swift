@@ -90,10 +90,7 @@ extension ImageTransformers {
                                             (line + (radius &+ width)).update(repeating: line[radius &+ width &- 1], count: radius)
                                             let target = ring + (y % ringRows) &* width
                                             for x in 0..<width {
-                                                var sum = SIMD4<Float>()
-                                                let window = line + x
-                                                for t in 0..<kernel.count { sum += SIMD4(repeating: k[t]) * window[t] }
-                                                target[x] = sum
+                                                target[x] = WorkingPixels.weightedSum(k, line + x, count: kernel.count)
                                             }
                                         }
                                         for y in 0..<height {
