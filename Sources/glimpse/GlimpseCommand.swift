@@ -19,6 +19,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             BenchCommand.self,
             BenchCacheCommand.self,
             BenchDownloadCommand.self,
+            BenchTransformCommand.self,
         ]
     )
 
