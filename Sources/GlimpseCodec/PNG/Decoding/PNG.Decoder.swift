@@ -111,9 +111,9 @@ extension PNG {
                 return Image(frames: Array(animation.frames.prefix(wanted)), loopCount: animation.control?.playCount ?? 0,
                              format: .apng, metadata: metadata)
             }
-            // A still image whose rows are all there is returned even when IEND
-            // is missing: nothing of the picture is lost.
-            guard scanlines.rowsDone else { throw .truncated }
+            // Strict: a file must reach IEND (libpng's crashers end inside a huge
+            // chunk right after complete image data; they must fail).
+            guard scanlines.rowsDone, status == .complete else { throw .truncated }
             return Image(pixels: image, format: .png, metadata: metadata)
         }
     }
