@@ -9,7 +9,15 @@
 /// The registry is a value: configure a copy and hand it to whoever decodes.
 public struct DecoderRegistry: Sendable {
     /// Recognises a custom format from a file's leading bytes.
-    public typealias Matcher = @Sendable (UnsafeRawBufferPointer) -> Bool
+    public typealias Matcher = @Sendable (UnsafeRawBufferPointer) -> MatchDecision
+
+    /// A custom matcher's answer for the bytes seen so far.
+    public enum MatchDecision: Sendable, Hashable {
+        case match
+        case noMatch
+        /// The bytes so far are a prefix of the format's signature.
+        case needMoreData
+    }
 
     private var decodersByFormat: [ImageFormat: any ImageDecoder.Type] = [:]
     private var customDecoders: [(matcher: Matcher, decoder: any ImageDecoder.Type)] = []
@@ -54,8 +62,12 @@ public struct DecoderRegistry: Sendable {
     /// - Throws: ``DecodingError/unsupportedFormat(_:)`` when the format is known
     ///   to have no decoder here (or is unknown).
     public func select(_ bytes: UnsafeRawBufferPointer, atEnd: Bool = false) throws(DecodingError) -> Selection {
-        for custom in customDecoders where custom.matcher(bytes) {
-            return .decoder(custom.decoder, SniffedFormat(custom.decoder.format))
+        for custom in customDecoders {
+            switch custom.matcher(bytes) {
+            case .match: return .decoder(custom.decoder, SniffedFormat(custom.decoder.format))
+            case .needMoreData where !atEnd: return .needMoreData
+            case .needMoreData, .noMatch: continue
+            }
         }
         // A PNG and an APNG go to the same decoder in practice; commit as soon as
         // the signature is seen so that its header info is not held back until

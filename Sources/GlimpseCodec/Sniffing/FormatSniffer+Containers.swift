@@ -36,6 +36,11 @@ extension FormatSniffer {
         case .incomplete: return .needMore(fallback: nil)
         case .different: break
         }
+        // An `ftyp` box is small: its 32-bit size must start with 00 00 and stay
+        // under 4096, which rules out most bytes before "ftyp" has arrived.
+        if input.count >= 1, input[0] != 0 { return .noMatch }
+        if input.count >= 2, input[1] != 0 { return .noMatch }
+        if input.count >= 3, input[2] > 0x10 { return .noMatch }
         switch input.compare(Array(ascii: "ftyp"), at: 4) {
         case .different: return .noMatch
         case .incomplete: return .needMore(fallback: nil)

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import GlimpseCodec
+
+/// `glimpse bench FILE...`: decode timing, in the CSV format of
+/// `../shared/tools/refdecode` so the two pair line by line.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Time full RGBA8 decodes of image files.",
+        discussion: """
+        Each file is read into memory and decoded N times (all frames composed). One CSV line \
+        per file: glimpse,FILE,FORMAT,WIDTH,HEIGHT,FRAMES,MEDIAN_MS,MPIX_PER_S.
+        """
+    )
+
+    @Argument(help: "Image files.")
+    var files: [String]
+
+    @Option(help: "Decodes per file.")
+    var iterations: Int = 5
+
+    @Option(help: "Decode at a reduced scale (1/2, 1/4, 1/8) where the format allows it (JPEG).")
+    var scale: ScaleArgument?
+
+    @Option(help: ArgumentHelp("Feed the decoder in chunks of this many bytes instead of all at once.", valueName: "BYTES"))
+    var chunkSize: Int?
+
+    func validate() throws {
+        guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+        if let chunkSize, chunkSize < 1 { throw ValidationError("--chunk-size must be at least 1") }
+    }
+
+    func run() throws {
+        var options = DecodingOptions()
+        if let scale { options.scaleDenominator = scale.denominator }
+        var failed = false
+        for file in files {
+            do throws(CommandFailure) {
+                print(try measure(file, options: options))
+            } catch {
+                Terminal.error(error.message)
+                failed = true
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    private func measure(_ file: String, options: DecodingOptions) throws(CommandFailure) -> String {
+        let bytes = try ImageFiles.read(file)
+        let clock = ContinuousClock()
+        var times: [Double] = []
+        var last: Image?
+        for _ in 0..<iterations {
+            let start = clock.now
+            do throws(DecodingError) {
+                last = try decode(bytes, options: options)
+            } catch {
+                throw CommandFailure("\(file): \(error)")
+            }
+            let elapsed = clock.now - start
+            times.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
+        }
+        guard let image = last else { throw CommandFailure("\(file): nothing decoded") }
+        times.sort()
+        let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+        let pixels = Double(image.width * image.height * image.frames.count)
+        return String(format: "glimpse,%@,%@,%d,%d,%d,%.3f,%.1f", file, image.format.description,
+                      image.width, image.height, image.frames.count, median, pixels / 1e3 / median)
+    }
+
+    private func decode(_ bytes: [UInt8], options: DecodingOptions) throws(DecodingError) -> Image {
+        guard let chunkSize else { return try DecoderRegistry.standard.decode(bytes, options: options) }
+        var decoder = AutoDecoder(registry: .standard, options: options)
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(offset + chunkSize, bytes.count)
+            _ = try decoder.append(bytes[offset..<end])
+            offset = end
+        }
+        return try decoder.finish()
+    }
+}

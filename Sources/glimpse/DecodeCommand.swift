@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import GlimpseCodec
+
+/// `glimpse decode FILE -o OUT.pam`: decodes to a file.
+struct DecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode an image and write it as PAM (RGBA).",
+        discussion: """
+        Animations are written as fully composed canvases. 16-bit samples become 8-bit by \
+        their high byte unless --depth 16 is given (then MAXVAL is 65535, big-endian samples).
+        """
+    )
+
+    @Argument(help: "The image to decode.")
+    var file: String
+
+    @Option(name: .shortAndLong, help: "Output file (.pam).")
+    var output: String?
+
+    @Option(help: "Frame to write (0-based).")
+    var frame: Int = 0
+
+    @Option(help: ArgumentHelp("Write every frame as DIR/frame-0000.pam, frame-0001.pam, …", valueName: "DIR"))
+    var allFrames: String?
+
+    @Option(help: "Sample depth of the output: 8 or 16.")
+    var depth: Int = 8
+
+    @Option(help: "Decode at a reduced scale (1/2, 1/4, 1/8) where the format allows it (JPEG).")
+    var scale: ScaleArgument?
+
+    func validate() throws {
+        guard depth == 8 || depth == 16 else { throw ValidationError("--depth must be 8 or 16") }
+        guard frame >= 0 else { throw ValidationError("--frame must not be negative") }
+        guard output != nil || allFrames != nil else { throw ValidationError("give -o OUT or --all-frames DIR") }
+    }
+
+    func run() throws {
+        var options = DecodingOptions(sampleDepth: depth == 16 ? .preserve : .eightBit)
+        if let scale { options.scaleDenominator = scale.denominator }
+        if allFrames == nil, frame == 0 { options.firstFrameOnly = true }
+        let image = try ImageFiles.decode(file, options: options)
+        if let output {
+            guard frame < image.frames.count else {
+                throw CommandFailure("\(file): frame \(frame) out of range (the image has \(image.frames.count))")
+            }
+            try ImageFiles.write(try ImageFiles.encode(image, frame: frame, depth: depth, for: output), to: output)
+        }
+        if let allFrames {
+            do {
+                try FileManager.default.createDirectory(atPath: allFrames, withIntermediateDirectories: true)
+            } catch {
+                throw CommandFailure("\(allFrames): cannot create directory")
+            }
+            for index in image.frames.indices {
+                let path = (allFrames as NSString).appendingPathComponent(String(format: "frame-%04d.pam", index))
+                try ImageFiles.write(try ImageFiles.encode(image, frame: index, depth: depth, for: path), to: path)
+            }
+        }
+    }
+}

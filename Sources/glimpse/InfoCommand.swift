@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import GlimpseCodec
+
+/// `glimpse info FILE...`: format, size and frame count of each file.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Print format, size and frame count of image files.",
+        discussion: "One line per file: `FILE: FORMAT WIDTHxHEIGHT frames=N` (frames when known). Formats Glimpse recognises but does not decode are reported by name only."
+    )
+
+    @Argument(help: "Image files.")
+    var files: [String]
+
+    @Flag(help: "Print one JSON object per file, with metadata.")
+    var json = false
+
+    func run() throws {
+        var failed = false
+        for file in files {
+            do throws(CommandFailure) {
+                let report = try Self.inspect(file)
+                print(json ? report.json : report.line)
+            } catch {
+                Terminal.error(error.message)
+                failed = true
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// What `info` learns about one file.
+    struct Report {
+        var file: String
+        var sniffed: SniffedFormat
+        var info: ImageInfo?
+        var frames: Int?
+
+        var line: String {
+            guard let info else { return "\(file): \(sniffed.format)" }
+            return "\(file): \(info.format) \(info.width)x\(info.height)" + (frames.map { " frames=\($0)" } ?? "")
+        }
+
+        var json: String {
+            var object: [String: Any] = ["file": file, "format": (info?.format ?? sniffed.format).description, "detail": sniffed.description]
+            if let info {
+                object["width"] = info.width
+                object["height"] = info.height
+                object["animated"] = info.isAnimated
+                object["hasAlpha"] = info.hasAlpha
+                if let bitDepth = info.bitDepth { object["bitDepth"] = bitDepth }
+                var metadata: [String: Any] = ["orientation": info.metadata.orientation.rawValue]
+                if let icc = info.metadata.iccProfile { metadata["iccProfileBytes"] = icc.count }
+                if let density = info.metadata.density {
+                    metadata["density"] = ["x": density.horizontal, "y": density.vertical, "unit": "\(density.unit)"]
+                }
+                if let gamma = info.metadata.gamma { metadata["gamma"] = gamma }
+                if let intent = info.metadata.sRGBIntent { metadata["sRGBIntent"] = Int(intent) }
+                object["metadata"] = metadata
+            }
+            if let frames { object["frames"] = frames }
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    /// Feeds the file to the decoder only as far as needed: the header gives the
+    /// size; the frame count may need the whole file (GIF).
+    static func inspect(_ file: String) throws(CommandFailure) -> Report {
+        let bytes = try ImageFiles.read(file)
+        let registry = DecoderRegistry.standard
+        let sniffed: SniffedFormat
+        switch FormatSniffer.sniff(bytes, atEnd: true) {
+        case .detected(let format): sniffed = format
+        case .needMoreData: sniffed = SniffedFormat(.unknown)
+        }
+        if sniffed.format == .unknown { throw CommandFailure("\(file): \(DecodingError.unsupportedFormat(.unknown))") }
+        if registry.decoder(for: sniffed.format) == nil { return Report(file: file, sniffed: sniffed) }
+
+        var decoder = AutoDecoder(registry: registry)
+        let chunk = 64 * 1024
+        var offset = 0
+        do throws(DecodingError) {
+            while offset < bytes.count {
+                let end = min(offset + chunk, bytes.count)
+                let status = try decoder.append(bytes[offset..<end])
+                offset = end
+                if let info = decoder.info, let frames = info.frameCount {
+                    return Report(file: file, sniffed: sniffed, info: info, frames: frames)
+                }
+                if status == .complete { break }
+            }
+            let image = try decoder.finish()
+            return Report(file: file, sniffed: sniffed, info: decoder.info, frames: image.frames.count)
+        } catch {
+            // A file that breaks after its header still has a size worth reporting.
+            if let info = decoder.info { return Report(file: file, sniffed: sniffed, info: info, frames: info.frameCount) }
+            throw CommandFailure("\(file): \(error)")
+        }
+    }
+}
