@@ -44,9 +44,9 @@ extension PNG.Decoder {
         try options.limits.checkBytes(frame.width &* frame.height, of: format.bytesPerPixel, alreadyUsed: bytesUsed &+ working)
         guard let expander else { return }
         animation.frameDecoder = nil
-        animation.frameBuffer = PixelBuffer(width: frame.width, height: frame.height, format: format)
+        animation.frameBuffer = PNG.outputBuffer(width: frame.width, height: frame.height, format: format)
         animation.frameDecoder = PNG.ScanlineDecoder(header: header, width: frame.width, height: frame.height,
-                                                     expander: expander, stream: PNG.InflateStream())
+                                                     expander: expander)
     }
 
     /// Data of an fdAT chunk: its sequence number, then the frame's zlib stream.

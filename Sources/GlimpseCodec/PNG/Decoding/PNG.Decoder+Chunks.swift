@@ -151,9 +151,9 @@ extension PNG.Decoder {
             &+ working
         let expander = PNG.Expander(header: header, palette: palette, transparency: transparency, wide: format == .rgba16)
         self.expander = expander
-        image = PixelBuffer(width: header.width, height: header.height, format: format)
+        image = PNG.outputBuffer(width: header.width, height: header.height, format: format)
         scanlines = PNG.ScanlineDecoder(header: header, width: header.width, height: header.height,
-                                        expander: expander, stream: PNG.InflateStream())
+                                        expander: expander)
         try startAnimation(header: header, format: format)
     }
 

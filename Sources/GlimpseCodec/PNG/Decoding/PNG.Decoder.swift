@@ -85,8 +85,15 @@ extension PNG {
             if !complete, header?.interlaced == true {
                 guard scanlines.completedPasses > 0 else { return nil }
                 pixels = Interlace.preview(image, completedPasses: scanlines.completedPasses)
-            } else if !complete, scanlines.rowsDecoded == 0 {
-                return nil
+            } else if !complete {
+                // Rows not decoded yet were never written (see `PNG.outputBuffer`): clear them.
+                let rows = scanlines.rowsDecoded
+                guard rows > 0 else { return nil }
+                let start = rows &* pixels.bytesPerRow
+                pixels.bytes.withUnsafeMutableBytes { raw in
+                    guard let base = raw.baseAddress, start <= raw.count else { return }
+                    (base + start).initializeMemory(as: UInt8.self, repeating: 0, count: raw.count &- start)
+                }
             }
             return Image(frames: [ImageFrame(pixels: pixels, isComplete: complete)], format: .png, metadata: metadata)
         }

@@ -15,7 +15,7 @@ extension PNG {
         let filterStride: Int
         let frameWidth: Int
         let outputBytesPerPixel: Int
-        private var stream: InflateStream
+        private var zlib = ZlibReader()
         private var window: [UInt8]
         private var zeros: [UInt8]
         private var filled = 0
@@ -38,13 +38,12 @@ extension PNG {
             return min(total, max(maxStride &* 2, 1 << 19)) &+ maxStride
         }
 
-        init(header: Header, width: Int, height: Int, expander: Expander, stream: InflateStream) {
+        init(header: Header, width: Int, height: Int, expander: Expander) {
             self.expander = expander
             self.passes = Interlace.passes(header: header, width: width, height: height)
             self.filterStride = header.filterStride
             self.frameWidth = width
             self.outputBytesPerPixel = expander.outputBytesPerPixel
-            self.stream = stream
             let total = passes.reduce(0) { $0 &+ $1.streamBytes }
             let maxRow = passes.map(\.rowBytes).max() ?? 0
             window = [UInt8](repeating: 0, count: min(total, max((maxRow &+ 1) &* 2, 1 << 19)))
@@ -62,7 +61,7 @@ extension PNG {
         /// Inflates `input` and decodes every row it completes into `pixels`,
         /// a `frameWidth`-wide buffer.
         mutating func feed(_ input: UnsafeRawBufferPointer, into pixels: inout PixelBuffer) throws(DecodingError) {
-            InflateStream.copyIfShared(&stream)
+            zlib.makeUnique()
             var input = input
             while true {
                 if rowsDone {
@@ -72,19 +71,20 @@ extension PNG {
                 if streamEnded { throw .truncated }
                 if filled == window.count { compact() }
                 let before = filled
-                let stream = self.stream
-                let step = try window.withMutableDecodingBytes { (w) throws(DecodingError) -> InflateStream.Step in
-                    try stream.inflate(input: input, output: UnsafeMutableRawBufferPointer(rebasing: w[before...]))
+                let remaining = input.count
+                var zlib = self.zlib
+                let produced = try window.withMutableDecodingBytes { (w) throws(DecodingError) -> Int in
+                    try zlib.inflate(&input, into: UnsafeMutableRawBufferPointer(rebasing: w[before...]))
                 }
-                filled &+= step.produced
-                input = UnsafeRawBufferPointer(rebasing: input[step.consumed...])
+                self.zlib = zlib
+                filled &+= produced
                 try decodeRows(into: &pixels)
-                if step.ended {
+                if zlib.ended {
                     streamEnded = true
                     if !rowsDone { throw .truncated }
                     return
                 }
-                if step.consumed == 0 && step.produced == 0 { return }
+                if produced == 0 && input.count == remaining { return }
                 if input.isEmpty && filled < window.count { return }
             }
         }
@@ -93,15 +93,16 @@ extension PNG {
         private mutating func drain(_ input: UnsafeRawBufferPointer) throws(DecodingError) {
             var input = input
             var scratch = [UInt8](repeating: 0, count: 0)
-            let stream = self.stream
             while !streamEnded, !input.isEmpty {
                 if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: 4096) }
-                let step = try scratch.withMutableDecodingBytes { (s) throws(DecodingError) -> InflateStream.Step in
-                    try stream.inflate(input: input, output: s)
+                let remaining = input.count
+                var zlib = self.zlib
+                let produced = try scratch.withMutableDecodingBytes { (s) throws(DecodingError) -> Int in
+                    try zlib.inflate(&input, into: s)
                 }
-                input = UnsafeRawBufferPointer(rebasing: input[step.consumed...])
-                if step.ended { streamEnded = true }
-                if step.consumed == 0 && step.produced == 0 { return }
+                self.zlib = zlib
+                if zlib.ended { streamEnded = true }
+                if produced == 0 && input.count == remaining { return }
             }
         }
 
