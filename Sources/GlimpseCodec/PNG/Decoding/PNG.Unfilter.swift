@@ -12,33 +12,29 @@ extension PNG {
                           count: Int, bpp: Int) throws(DecodingError) {
             switch filter {
             case 0: return
-            case 1: sub(row, count, bpp)
             case 2: up(row, prior, count)
-            case 3: average(row, prior, count, bpp)
-            case 4:
+            case 1, 3, 4:
+                // Whole pixels in vectors first, then bytes from where they stopped.
+                let start: Int
                 switch bpp {
-                case 3: paeth3(row, prior, count)
-                case 4: paeth4(row, prior, count)
-                default: paeth(row, prior, count, bpp)
+                case 3, 4: start = pixels4(filter, row, prior, count, bpp)
+                case 6, 8: start = pixels8(filter, row, prior, count, bpp)
+                default: start = 0
+                }
+                switch filter {
+                case 1: sub(row, count, bpp, from: start)
+                case 3: average(row, prior, count, bpp, from: start)
+                default: paeth(row, prior, count, bpp, from: start)
                 }
             default: throw .malformed("filter type \(filter)")
             }
         }
 
+        /// Bytes from `start` on (earlier bytes are final); the first `bpp` bytes
+        /// have no left neighbour.
         @inline(__always)
-        static func sub(_ row: UnsafeMutablePointer<UInt8>, _ count: Int, _ bpp: Int) {
-            if bpp == 4 {
-                var left = SIMD4<UInt8>(repeating: 0)
-                var i = 0
-                let raw = UnsafeMutableRawPointer(row)
-                while i &+ 4 <= count {
-                    left &+= raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self)
-                    raw.storeBytes(of: left, toByteOffset: i, as: SIMD4<UInt8>.self)
-                    i &+= 4
-                }
-                return
-            }
-            var i = bpp
+        static func sub(_ row: UnsafeMutablePointer<UInt8>, _ count: Int, _ bpp: Int, from start: Int) {
+            var i = max(start, bpp)
             while i < count {
                 row[i] &+= row[i &- bpp]
                 i &+= 1
@@ -51,24 +47,13 @@ extension PNG {
         }
 
         @inline(__always)
-        static func average(_ row: UnsafeMutablePointer<UInt8>, _ prior: UnsafePointer<UInt8>, _ count: Int, _ bpp: Int) {
-            let head = min(bpp, count)
-            for i in 0..<head { row[i] &+= prior[i] >> 1 }
-            if bpp == 4 {
-                let raw = UnsafeMutableRawPointer(row)
-                let up = UnsafeRawPointer(prior)
-                var left = SIMD4<UInt16>(truncatingIfNeeded: raw.loadUnaligned(as: SIMD4<UInt8>.self))
-                var i = 4
-                while i &+ 4 <= count {
-                    let b = SIMD4<UInt16>(truncatingIfNeeded: up.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
-                    let x = SIMD4<UInt16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
-                    left = (x &+ ((left &+ b) &>> 1)) & 0xFF
-                    raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: left), toByteOffset: i, as: SIMD4<UInt8>.self)
-                    i &+= 4
-                }
-                return
+        static func average(_ row: UnsafeMutablePointer<UInt8>, _ prior: UnsafePointer<UInt8>, _ count: Int, _ bpp: Int,
+                            from start: Int) {
+            var i = start
+            while i < min(bpp, count) {
+                row[i] &+= prior[i] >> 1
+                i &+= 1
             }
-            var i = bpp
             while i < count {
                 row[i] &+= UInt8(truncatingIfNeeded: (UInt16(row[i &- bpp]) &+ UInt16(prior[i])) >> 1)
                 i &+= 1
@@ -78,57 +63,53 @@ extension PNG {
         /// The Paeth predictor of PNG §9.4, without branches.
         @inline(__always)
         static func predictor(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
-            let ia = Int16(a), ib = Int16(b), ic = Int16(c)
-            let pa = abs(ib &- ic)
-            let pb = abs(ia &- ic)
-            let pc = abs(ia &+ ib &- ic &- ic)
-            let bOrC = pb <= pc ? b : c
-            return (pa <= pb && pa <= pc) ? a : bOrC
+            UInt8(truncatingIfNeeded: predictor(Int32(a), Int32(b), Int32(c)))
         }
 
-        static func paeth(_ row: UnsafeMutablePointer<UInt8>, _ prior: UnsafePointer<UInt8>, _ count: Int, _ bpp: Int) {
-            let head = min(bpp, count)
-            for i in 0..<head { row[i] &+= prior[i] }
-            var i = bpp
-            while i < count {
-                row[i] &+= predictor(row[i &- bpp], prior[i], prior[i &- bpp])
+        /// Paeth on 32-bit values: pa = |b − c|, pb = |a − c|, pc = |a + b − 2c|;
+        /// the nearest of a, b, c with ties in that order.
+        @inline(__always)
+        static func predictor(_ a: Int32, _ b: Int32, _ c: Int32) -> Int32 {
+            let bc = b &- c
+            let ac = a &- c
+            let pa = magnitude(bc)
+            let pb = magnitude(ac)
+            let pc = magnitude(ac &+ bc)
+            let bOrC = pb <= pc ? b : c
+            return pa <= min(pb, pc) ? a : bOrC
+        }
+
+        /// |v| without the overflow check of `abs` (inputs stay within ±1020).
+        @inline(__always)
+        static func magnitude(_ v: Int32) -> Int32 {
+            let sign = v &>> 31
+            return (v ^ sign) &- sign
+        }
+
+        static func paeth(_ row: UnsafeMutablePointer<UInt8>, _ prior: UnsafePointer<UInt8>, _ count: Int, _ bpp: Int,
+                          from start: Int) {
+            var i = start
+            while i < min(bpp, count) {
+                row[i] &+= prior[i]
                 i &+= 1
             }
-        }
-
-        /// Paeth on whole pixels of four bytes, four lanes at a time.
-        static func paeth4(_ row: UnsafeMutablePointer<UInt8>, _ prior: UnsafePointer<UInt8>, _ count: Int) {
-            let raw = UnsafeMutableRawPointer(row)
-            let up = UnsafeRawPointer(prior)
-            var a = SIMD4<Int16>(repeating: 0)
-            var c = SIMD4<Int16>(repeating: 0)
-            var i = 0
-            while i &+ 4 <= count {
-                let b = SIMD4<Int16>(truncatingIfNeeded: up.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
-                let x = SIMD4<Int16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
-                let p = simdPaeth(a, b, c)
-                a = (x &+ p) & 0xFF
-                c = b
-                raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: a), toByteOffset: i, as: SIMD4<UInt8>.self)
-                i &+= 4
+            if bpp == 1 && i < count {
+                // One chain through every byte: keep a and c in registers.
+                var a = Int32(row[i &- 1])
+                var c = Int32(prior[i &- 1])
+                while i < count {
+                    let b = Int32(prior[i])
+                    a = (Int32(row[i]) &+ predictor(a, b, c)) & 0xFF
+                    row[i] = UInt8(truncatingIfNeeded: a)
+                    c = b
+                    i &+= 1
+                }
+                return
             }
-        }
-
-        /// Paeth on whole pixels of three bytes (RGB8), using four-lane vectors.
-        static func paeth3(_ row: UnsafeMutablePointer<UInt8>, _ prior: UnsafePointer<UInt8>, _ count: Int) {
-            var a = SIMD4<Int16>(repeating: 0)
-            var c = SIMD4<Int16>(repeating: 0)
-            var i = 0
-            while i &+ 3 <= count {
-                let b = SIMD4<Int16>(Int16(prior[i]), Int16(prior[i &+ 1]), Int16(prior[i &+ 2]), 0)
-                let x = SIMD4<Int16>(Int16(row[i]), Int16(row[i &+ 1]), Int16(row[i &+ 2]), 0)
-                let p = simdPaeth(a, b, c)
-                a = (x &+ p) & 0xFF
-                c = b
-                row[i] = UInt8(truncatingIfNeeded: a[0])
-                row[i &+ 1] = UInt8(truncatingIfNeeded: a[1])
-                row[i &+ 2] = UInt8(truncatingIfNeeded: a[2])
-                i &+= 3
+            while i < count {
+                let p = predictor(Int32(row[i &- bpp]), Int32(prior[i]), Int32(prior[i &- bpp]))
+                row[i] = UInt8(truncatingIfNeeded: Int32(row[i]) &+ p)
+                i &+= 1
             }
         }
 
