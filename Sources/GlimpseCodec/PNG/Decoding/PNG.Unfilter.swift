@@ -15,12 +15,7 @@ extension PNG {
             case 2: up(row, prior, count)
             case 1, 3, 4:
                 // Whole pixels in vectors first, then bytes from where they stopped.
-                let start: Int
-                switch bpp {
-                case 3, 4: start = pixels4(filter, row, prior, count, bpp)
-                case 6, 8: start = pixels8(filter, row, prior, count, bpp)
-                default: start = 0
-                }
+                let start = pixels(filter, row, prior, count, bpp)
                 switch filter {
                 case 1: sub(row, count, bpp, from: start)
                 case 3: average(row, prior, count, bpp, from: start)
@@ -31,10 +26,22 @@ extension PNG {
         }
 
         /// Bytes from `start` on (earlier bytes are final); the first `bpp` bytes
-        /// have no left neighbour.
-        @inline(__always)
+        /// have no left neighbour. The left bytes of 1-, 2- and 3-byte pixels are
+        /// carried in registers: reloading a byte just stored would put the
+        /// store-to-load forwarding delay on the dependency chain.
+        @inline(never)
         static func sub(_ row: UnsafeMutablePointer<UInt8>, _ count: Int, _ bpp: Int, from start: Int) {
             var i = max(start, bpp)
+            if bpp <= 3 && i == bpp && count >= bpp {
+                var a0 = row[0], a1 = bpp > 1 ? row[1] : 0, a2 = bpp > 2 ? row[2] : 0
+                while i &+ bpp <= count {
+                    a0 &+= row[i]
+                    row[i] = a0
+                    if bpp > 1 { a1 &+= row[i &+ 1]; row[i &+ 1] = a1 }
+                    if bpp > 2 { a2 &+= row[i &+ 2]; row[i &+ 2] = a2 }
+                    i &+= bpp
+                }
+            }
             while i < count {
                 row[i] &+= row[i &- bpp]
                 i &+= 1
@@ -46,13 +53,30 @@ extension PNG {
             for i in 0..<count { row[i] &+= prior[i] }
         }
 
-        @inline(__always)
+        @inline(never)
         static func average(_ row: UnsafeMutablePointer<UInt8>, _ prior: UnsafePointer<UInt8>, _ count: Int, _ bpp: Int,
                             from start: Int) {
             var i = start
             while i < min(bpp, count) {
                 row[i] &+= prior[i] >> 1
                 i &+= 1
+            }
+            if bpp <= 3 && i == bpp {
+                // Left bytes in registers (see `sub`).
+                var a0 = UInt16(row[0]), a1 = bpp > 1 ? UInt16(row[1]) : 0, a2 = bpp > 2 ? UInt16(row[2]) : 0
+                while i &+ bpp <= count {
+                    a0 = (UInt16(row[i]) &+ ((a0 &+ UInt16(prior[i])) >> 1)) & 0xFF
+                    row[i] = UInt8(truncatingIfNeeded: a0)
+                    if bpp > 1 {
+                        a1 = (UInt16(row[i &+ 1]) &+ ((a1 &+ UInt16(prior[i &+ 1])) >> 1)) & 0xFF
+                        row[i &+ 1] = UInt8(truncatingIfNeeded: a1)
+                    }
+                    if bpp > 2 {
+                        a2 = (UInt16(row[i &+ 2]) &+ ((a2 &+ UInt16(prior[i &+ 2])) >> 1)) & 0xFF
+                        row[i &+ 2] = UInt8(truncatingIfNeeded: a2)
+                    }
+                    i &+= bpp
+                }
             }
             while i < count {
                 row[i] &+= UInt8(truncatingIfNeeded: (UInt16(row[i &- bpp]) &+ UInt16(prior[i])) >> 1)
@@ -86,6 +110,7 @@ extension PNG {
             return (v ^ sign) &- sign
         }
 
+        @inline(never)
         static func paeth(_ row: UnsafeMutablePointer<UInt8>, _ prior: UnsafePointer<UInt8>, _ count: Int, _ bpp: Int,
                           from start: Int) {
             var i = start
