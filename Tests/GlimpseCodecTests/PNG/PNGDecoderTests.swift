@@ -178,3 +178,30 @@ struct PNGDecoderTests {
         #expect(try DecoderRegistry.standard.decode(Self.valid).pixels == Self.pixels)
     }
 }
+
+@Suite("PNG: Paeth predictor")
+struct PNGPaethTests {
+    /// PNG §9.4, literally.
+    static func reference(_ a: Int, _ b: Int, _ c: Int) -> Int {
+        let p = a + b - c
+        let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+        if pa <= pb && pa <= pc { return a }
+        return pb <= pc ? b : c
+    }
+
+    @Test("the threshold form equals the specification's predictor")
+    func equivalence() {
+        var mismatches = 0
+        for a in stride(from: 0, through: 255, by: 3) {
+            for b in 0...255 {
+                for c in stride(from: 0, through: 255, by: 5) {
+                    let fast = Int(PNG.Unfilter.predictor(UInt8(a), UInt8(b), UInt8(c)))
+                    let vector = PNG.Unfilter.simdPaeth(SIMD4<Int16>(repeating: Int16(a)), SIMD4<Int16>(repeating: Int16(b)),
+                                                        SIMD4<Int16>(repeating: Int16(c)))[0]
+                    if fast != Self.reference(a, b, c) || Int(vector) != fast { mismatches += 1 }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+}

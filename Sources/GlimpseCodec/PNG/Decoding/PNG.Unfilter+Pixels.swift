@@ -148,11 +148,7 @@ extension PNG.Unfilter {
         while i &+ 8 <= count {
             let x = SIMD8<Int16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self))
             let b = SIMD8<Int16>(truncatingIfNeeded: up.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self)) & mask
-            let pa = pointwiseMax(b &- c, c &- b)
-            let pb = pointwiseMax(a &- c, c &- a)
-            let pc = pointwiseMax(a &+ b &- c &- c, c &+ c &- a &- b)
-            let bOrC = c.replacing(with: b, where: pb .<= pc)
-            a = (x &+ bOrC.replacing(with: a, where: (pa .<= pb) .& (pa .<= pc))) & mask
+            a = (x &+ simdPaeth(a, b, c)) & mask
             store8(SIMD8<UInt8>(truncatingIfNeeded: a), raw, i, bpp)
             c = b
             i &+= bpp

@@ -90,24 +90,18 @@ extension PNG {
             UInt8(truncatingIfNeeded: predictor(Int32(a), Int32(b), Int32(c)))
         }
 
-        /// Paeth on 32-bit values: pa = |b − c|, pb = |a − c|, pc = |a + b − 2c|;
-        /// the nearest of a, b, c with ties in that order.
+        /// Paeth on 32-bit values. Choosing the nearest of a, b, c to
+        /// p = a + b − c (ties to a, then b) is the same as: with lo = min(a, b),
+        /// hi = max(a, b) and t = 3c − (a + b), take lo when hi ≤ t, hi when
+        /// t ≤ lo, c otherwise (p is nearer c than hi exactly when hi ≤ t, and so
+        /// on). That form puts only three operations between a and the result.
         @inline(__always)
         static func predictor(_ a: Int32, _ b: Int32, _ c: Int32) -> Int32 {
-            let bc = b &- c
-            let ac = a &- c
-            let pa = magnitude(bc)
-            let pb = magnitude(ac)
-            let pc = magnitude(ac &+ bc)
-            let bOrC = pb <= pc ? b : c
-            return pa <= min(pb, pc) ? a : bOrC
-        }
-
-        /// |v| without the overflow check of `abs` (inputs stay within ±1020).
-        @inline(__always)
-        static func magnitude(_ v: Int32) -> Int32 {
-            let sign = v &>> 31
-            return (v ^ sign) &- sign
+            let threshold = c &* 3 &- (a &+ b)
+            let lo = min(a, b)
+            let hi = max(a, b)
+            let loOrC = hi <= threshold ? lo : c
+            return threshold <= lo ? hi : loOrC
         }
 
         @inline(never)
@@ -140,16 +134,21 @@ extension PNG {
 
         @inline(__always)
         static func simdPaeth(_ a: SIMD4<Int16>, _ b: SIMD4<Int16>, _ c: SIMD4<Int16>) -> SIMD4<Int16> {
-            let pa = absolute(b &- c)
-            let pb = absolute(a &- c)
-            let pc = absolute(a &+ b &- c &- c)
-            let bOrC = c.replacing(with: b, where: pb .<= pc)
-            return bOrC.replacing(with: a, where: (pa .<= pb) .& (pa .<= pc))
+            // The threshold form of `predictor(_:_:_:)`, lane by lane.
+            let threshold = c &* 3 &- (a &+ b)
+            let lo = pointwiseMin(a, b)
+            let hi = pointwiseMax(a, b)
+            let loOrC = c.replacing(with: lo, where: hi .<= threshold)
+            return loOrC.replacing(with: hi, where: threshold .<= lo)
         }
 
         @inline(__always)
-        static func absolute(_ v: SIMD4<Int16>) -> SIMD4<Int16> {
-            pointwiseMax(v, 0 &- v)
+        static func simdPaeth(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>, _ c: SIMD8<Int16>) -> SIMD8<Int16> {
+            let threshold = c &* 3 &- (a &+ b)
+            let lo = pointwiseMin(a, b)
+            let hi = pointwiseMax(a, b)
+            let loOrC = c.replacing(with: lo, where: hi .<= threshold)
+            return loOrC.replacing(with: hi, where: threshold .<= lo)
         }
     }
 }
