@@ -16,7 +16,7 @@ struct DecodeCommand: ParsableCommand {
     @Argument(help: "The image to decode.")
     var file: String
 
-    @Option(name: .shortAndLong, help: "Output file (.pam).")
+    @Option(name: .shortAndLong, help: "Output file (.pam or .png).")
     var output: String?
 
     @Option(help: "Frame to write (0-based).")
