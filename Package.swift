@@ -23,7 +23,8 @@ let package = Package(
         // Bytes in, pixels out. Standard library and CZlib only: never Foundation.
         .target(
             name: "GlimpseCodec",
-            dependencies: ["CZlib"]
+            dependencies: ["CZlib"],
+            exclude: ["GIF/README.md"]
         ),
         .target(name: "GlimpseCache"),
         .target(name: "Glimpse", dependencies: ["GlimpseCodec", "GlimpseCache"]),

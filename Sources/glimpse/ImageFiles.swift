@@ -43,8 +43,11 @@ enum ImageFiles {
             } catch {
                 throw CommandFailure("\(path): cannot encode PNG: \(error)")
             }
+        case "gif":
+            // GIF keeps the whole animation, whatever `frame` says.
+            do { return try GIF.Encoder.encode(image) } catch { throw CommandFailure("\(path): cannot encode: \(error)") }
         case let other:
-            throw CommandFailure("\(path): cannot write .\(other) files (supported: .pam, .png)")
+            throw CommandFailure("\(path): cannot write .\(other) files (supported: .pam, .png, .gif)")
         }
     }
 

@@ -3,6 +3,7 @@ extension DecoderRegistry {
     public static var standard: DecoderRegistry {
         var registry = DecoderRegistry()
         registry.register(PNG.Decoder.self, for: .png, .apng)
+        registry.register(GIF.Decoder.self, for: .gif)
         return registry
     }
 }
