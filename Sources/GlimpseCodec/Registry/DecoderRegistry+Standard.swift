@@ -1,7 +1,8 @@
 extension DecoderRegistry {
     /// Glimpse's own decoders. Each format issue adds its decoder here.
     public static var standard: DecoderRegistry {
-        let registry = DecoderRegistry()
+        var registry = DecoderRegistry()
+        registry.register(JPEG.Decoder.self, for: .jpeg)
         return registry
     }
 }
