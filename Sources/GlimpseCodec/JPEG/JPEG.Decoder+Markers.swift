@@ -35,7 +35,12 @@ extension JPEG.Decoder {
         }
         guard next + 2 <= input.count else { return false }
         let length = Int(input[next]) << 8 | Int(input[next + 1])
-        guard length >= 2 else { throw .malformed("segment length \(length)") }
+        guard length >= 2 else {
+            // libjpeg skips nothing for an APPn/COM length below 2 and resynchronises on the next marker.
+            guard marker >= Marker.app0 else { throw .malformed("segment length \(length)") }
+            position = next + 2
+            return true
+        }
         let end = next + length
         guard end <= input.count else { return false }
         let body = input[(next + 2)..<end]
@@ -134,6 +139,7 @@ extension JPEG.Decoder {
             componentQuant = [Int16](repeating: 0, count: count * 64)
             quantLatched = [Bool](repeating: false, count: count)
             planeRowsDone = [Int](repeating: 0, count: count)
+            coefficientBits = [Int](repeating: -1, count: count * 10)
             if frame.progressive {
                 coefficients = [Int16](repeating: 0, count: layout.coefficientCount)
             } else {
@@ -152,6 +158,11 @@ extension JPEG.Decoder {
             let needsAC = !frame.progressive || header.ss > 0
             if needsDC && !huffman.defined[component.dcTable] { throw .malformed("Huffman table DC\(component.dcTable) not defined") }
             if needsAC && !huffman.defined[4 + component.acTable] { throw .malformed("Huffman table AC\(component.acTable) not defined") }
+        }
+        if frame.progressive {
+            for component in header.components where header.ss <= 9 {
+                for k in header.ss...min(header.se, 9) { coefficientBits[component.index * 10 + k] = header.al }
+            }
         }
         scan = ScanState(header: header, reader: JPEG.BitReader(position: position),
                          restartsLeft: restartInterval, searchPosition: position)

@@ -55,6 +55,9 @@ extension JPEG {
         /// Each component's quantisation table, copied at its first scan (libjpeg latches it then).
         var componentQuant: [Int16] = []
         var quantLatched: [Bool] = []
+        /// Per component, the successive-approximation bit position Al of zig-zag
+        /// coefficients 0…9 after the scans so far (-1: not seen), for block smoothing.
+        var coefficientBits: [Int] = []
         var planes: [UInt8] = []
         var coefficients: [Int16] = []
         var output: [UInt8] = []
@@ -157,6 +160,8 @@ extension JPEG {
             guard let frame, let layout, scanCount > 0 else { return nil }
             var pixels: [UInt8]
             if frame.progressive {
+                let smoothing = JPEG.BlockSmoothing.applies(coefficientBits: coefficientBits, quant: componentQuant,
+                                                            components: layout.components.count)
                 pixels = [UInt8](repeating: 0, count: layout.outputWidth * layout.outputHeight * 4)
                 var scratchPlanes = [UInt8](repeating: 0, count: layout.planeBytes)
                 coefficients.withUnsafeBufferPointer { coefficients in
@@ -164,7 +169,20 @@ extension JPEG {
                         scratchPlanes.withUnsafeMutableBufferPointer { planes in
                             // All three buffers were sized from `layout` when the first scan started.
                             guard let c = coefficients.baseAddress, let q = quant.baseAddress, let p = planes.baseAddress else { return }
-                            layout.transformAll(coefficients: c, quantTables: q, planes: p)
+                            if smoothing {
+                                let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
+                                let block = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
+                                defer { workspace.deallocate(); block.deallocate() }
+                                for (index, component) in layout.components.enumerated() {
+                                    JPEG.BlockSmoothing.transform(
+                                        component: component, index: index, layout: layout,
+                                        bits: coefficientBits[(index * 10)..<(index * 10 + 10)],
+                                        coefficients: c, quant: q + index * 64, plane: p + component.planeOffset,
+                                        workspace: workspace, block: block)
+                                }
+                            } else {
+                                layout.transformAll(coefficients: c, quantTables: q, planes: p)
+                            }
                         }
                     }
                 }
