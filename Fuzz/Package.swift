@@ -1,0 +1,22 @@
+// swift-tools-version: 6.0
+// The fuzz harness, a package of its own so that sanitizer flags and the
+// libFuzzer entry point stay out of the main build. Build and run it with
+// `Fuzz/run.sh` (libFuzzer) or `Fuzz/standalone.sh` (no libFuzzer needed).
+import PackageDescription
+
+let package = Package(
+    name: "GlimpseFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Glimpse", path: ".."),
+    ],
+    targets: [
+        // FuzzChecks.swift is a symlink to Tests/TestSupport/FuzzChecks.swift, which
+        // the unit test replaying Fuzz/Regressions uses too.
+        .target(name: "FuzzTargets", dependencies: [.product(name: "GlimpseCodec", package: "Glimpse")]),
+        // Built only with `-sanitize=fuzzer,address -parse-as-library` (run.sh): libFuzzer provides `main`.
+        .executableTarget(name: "fuzz-libfuzzer", dependencies: ["FuzzTargets"]),
+        .executableTarget(name: "fuzz-standalone", dependencies: ["FuzzTargets"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harness with AddressSanitizer and runs one target.
+# Usage: Fuzz/run.sh TARGET SECONDS [more libFuzzer flags]
+# TARGET: png jpeg gif sniff incremental roundtrip. See Fuzz/README.md.
+set -euo pipefail
+cd "$(dirname "$0")"
+if [ $# -lt 2 ]; then
+    echo "usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags]" >&2
+    exit 2
+fi
+target=$1 seconds=$2
+shift 2
+case "$target" in png|jpeg|gif|sniff|incremental|roundtrip) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
+
+# -parse-as-library: libFuzzer provides main(); the Swift file only exports LLVMFuzzerTestOneInput.
+swift build -c release --product fuzz-libfuzzer --scratch-path .build-libfuzzer \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
+binary=.build-libfuzzer/release/fuzz-libfuzzer
+
+work=work/$target
+mkdir -p "$work/corpus" "$work/crashes"
+seeds=(../Fixtures Regressions/"$target")
+[ -d ../../shared/corpus ] && seeds+=(../../shared/corpus)
+dictionary=()
+[ -f "Dictionaries/$target.dict" ] && dictionary=(-dict="Dictionaries/$target.dict")
+
+# One input: at most 256 MiB in a single allocation, 2 s of time (ASan slows
+# decoding about 2x; the decoders' own limits keep a clean build near 1 s).
+GLIMPSE_FUZZ_TARGET=$target exec "$binary" \
+    -max_total_time="$seconds" -timeout=2 -malloc_limit_mb=256 -rss_limit_mb=2048 \
+    -artifact_prefix="$work/crashes/" -print_final_stats=1 "${dictionary[@]}" "$@" \
+    "$work/corpus" "${seeds[@]}"

@@ -1,0 +1,130 @@
+import GlimpseCodec
+
+/// The fuzz targets and what each checks. Shared (through a symlink) by the
+/// `Fuzz/` package's entry points and by the unit test that replays
+/// `Fuzz/Regressions`, so a finding is replayed with exactly the logic that found it.
+///
+/// Decoders must never crash, hang or allocate without bound on any input; on
+/// top of that, `incremental` and `roundtrip` check invariants and report a
+/// violation, which the harnesses turn into a crash.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// One-shot decode with the PNG/APNG decoder.
+    case png
+    /// One-shot decode with the JPEG decoder.
+    case jpeg
+    /// One-shot decode with the GIF decoder.
+    case gif
+    /// Sniffing plus the registry's decoder for whatever it finds.
+    case sniff
+    /// Split at positions derived from the input's hash; the result must equal the one-shot decode.
+    case incremental
+    /// Decode, encode with our encoder, decode again: the pixels must be equal.
+    case roundtrip
+
+    /// The formats whose files seed this target.
+    public var seedExtensions: [String] {
+        switch self {
+        case .png: [".png", ".apng"]
+        case .jpeg: [".jpg", ".jpeg"]
+        case .gif: [".gif"]
+        case .sniff, .incremental, .roundtrip: [".png", ".apng", ".jpg", ".jpeg", ".gif"]
+        }
+    }
+}
+
+public enum FuzzChecks {
+    /// Limits that keep one input under 256 MiB of memory and about a second of work.
+    public static let options = DecodingOptions(limits: DecodingLimits(
+        maxWidth: 16_384, maxHeight: 16_384, maxPixelsPerFrame: 8 << 20,
+        maxFrames: 256, maxTotalBytes: 96 << 20, maxScans: 100))
+
+    /// Our encoder for `format`, for the round trip; `nil` where none exists yet.
+    static func encoder(for format: ImageFormat) -> ((Image) -> [UInt8]?)? {
+        nil
+    }
+
+    /// Runs one input through `target`. Returns a description of a violated
+    /// invariant, or `nil` when all is well (a typed decoding error is fine).
+    public static func run(_ target: FuzzTarget, _ bytes: [UInt8]) -> String? {
+        switch target {
+        case .png: decodeDirectly(bytes, format: .png)
+        case .jpeg: decodeDirectly(bytes, format: .jpeg)
+        case .gif: decodeDirectly(bytes, format: .gif)
+        case .sniff: sniffAndDecode(bytes)
+        case .incremental: compareIncremental(bytes)
+        case .roundtrip: roundTrip(bytes)
+        }
+    }
+
+    /// Bypasses sniffing so that mutated signatures still reach the decoder.
+    private static func decodeDirectly(_ bytes: [UInt8], format: ImageFormat) -> String? {
+        guard let decoder = DecoderRegistry.standard.decoder(for: format) else { return nil }
+        _ = try? decoder.decode(bytes, options: options)
+        return nil
+    }
+
+    private static func sniffAndDecode(_ bytes: [UInt8]) -> String? {
+        for length in [0, 1, 2, 3, 4, 8, 12, 16, 32, 64] where length <= bytes.count {
+            // Once the sniffer decides from a prefix, more bytes must not change its mind.
+            let partial = FormatSniffer.sniff(bytes.prefix(length))
+            let whole = FormatSniffer.sniff(bytes, atEnd: true)
+            if case .detected(let early) = partial, case .detected(let late) = whole, early.format != late.format {
+                return "sniffing \(length) bytes gave \(early), the whole file \(late)"
+            }
+        }
+        _ = try? DecoderRegistry.standard.decode(bytes, options: options)
+        return nil
+    }
+
+    private static func compareIncremental(_ bytes: [UInt8]) -> String? {
+        let oneShot = Result { () throws(DecodingError) in try DecoderRegistry.standard.decode(bytes, options: options) }
+        var decoder = AutoDecoder(registry: .standard, options: options)
+        let chunked = Result { () throws(DecodingError) -> Image in
+            for range in splitPoints(bytes) { _ = try decoder.append(bytes[range]) }
+            return try decoder.finish()
+        }
+        switch (oneShot, chunked) {
+        case (.success(let a), .success(let b)) where a == b: return nil
+        case (.failure(let a), .failure(let b)) where a == b: return nil
+        default: return "incremental result differs: one-shot \(summary(oneShot)), chunked \(summary(chunked))"
+        }
+    }
+
+    private static func roundTrip(_ bytes: [UInt8]) -> String? {
+        guard let image = try? DecoderRegistry.standard.decode(bytes, options: options),
+              let encode = encoder(for: image.format),
+              let encoded = encode(image) else { return nil }
+        do throws(DecodingError) {
+            let again = try DecoderRegistry.standard.decode(encoded, options: options)
+            guard again.frames.map(\.pixels) == image.frames.map(\.pixels) else { return "round trip changed the pixels" }
+            return nil
+        } catch {
+            return "our own encoding does not decode: \(error)"
+        }
+    }
+
+    /// Chunk boundaries derived from the input's own FNV-1a hash: reproducible
+    /// for a given input, different across inputs.
+    public static func splitPoints(_ bytes: [UInt8]) -> [Range<Int>] {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var ranges: [Range<Int>] = []
+        var position = 0
+        while position < bytes.count {
+            hash = hash &* 6364136223846793005 &+ 1442695040888963407
+            let maximum = hash >> 60 < 4 ? 3 : 700
+            let size = 1 + Int((hash >> 33) % UInt64(maximum))
+            let end = min(position + size, bytes.count)
+            ranges.append(position..<end)
+            position = end
+        }
+        return ranges
+    }
+
+    private static func summary(_ result: Result<Image, DecodingError>) -> String {
+        switch result {
+        case .success(let image): "\(image.format) \(image.width)x\(image.height) frames=\(image.frames.count)"
+        case .failure(let error): "error \(error)"
+        }
+    }
+}
