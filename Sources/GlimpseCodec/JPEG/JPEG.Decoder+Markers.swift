@@ -136,7 +136,7 @@ extension JPEG.Decoder {
             transform = JPEG.ColorTransform.choose(componentIDs: frame.components.map(\.id), sawJFIF: collector.sawJFIF,
                                                    adobeTransform: collector.adobeTransform)
             let count = frame.components.count
-            componentQuant = [Int16](repeating: 0, count: count * 64)
+            componentQuant = [Int32](repeating: 0, count: count * 64)
             quantLatched = [Bool](repeating: false, count: count)
             planeRowsDone = [Int](repeating: 0, count: count)
             coefficientBits = [Int](repeating: -1, count: count * 10)
@@ -151,7 +151,7 @@ extension JPEG.Decoder {
             let tq = frame.components[component.index].quantTable
             if !quantLatched[component.index] {
                 guard quantDefined[tq] else { throw .malformed("quantisation table \(tq) not defined") }
-                for k in 0..<64 { componentQuant[component.index * 64 + k] = quantTables[tq * 64 + k] }
+                for k in 0..<64 { componentQuant[component.index * 64 + k] = Int32(quantTables[tq * 64 + k]) }
                 quantLatched[component.index] = true
             }
             let needsDC = !frame.progressive || (header.ss == 0 && header.ah == 0)

@@ -53,7 +53,7 @@ extension JPEG {
         var layout: Layout?
         var transform: ColorTransform = .ycbcr
         /// Each component's quantisation table, copied at its first scan (libjpeg latches it then).
-        var componentQuant: [Int16] = []
+        var componentQuant: [Int32] = []
         var quantLatched: [Bool] = []
         /// Per component, the successive-approximation bit position Al of zig-zag
         /// coefficients 0…9 after the scans so far (-1: not seen), for block smoothing.
@@ -170,7 +170,7 @@ extension JPEG {
                             // All three buffers were sized from `layout` when the first scan started.
                             guard let c = coefficients.baseAddress, let q = quant.baseAddress, let p = planes.baseAddress else { return }
                             if smoothing {
-                                let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
+                                let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 128)
                                 let block = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
                                 defer { workspace.deallocate(); block.deallocate() }
                                 for (index, component) in layout.components.enumerated() {
@@ -178,7 +178,7 @@ extension JPEG {
                                         component: component, index: index, layout: layout,
                                         bits: coefficientBits[(index * 10)..<(index * 10 + 10)],
                                         coefficients: c, quant: q + index * 64, plane: p + component.planeOffset,
-                                        workspace: workspace, block: block)
+                                        workspace: workspace, block: block, scratch: workspace + 64)
                                 }
                             } else {
                                 layout.transformAll(coefficients: c, quantTables: q, planes: p)

@@ -77,13 +77,25 @@ extension JPEG {
         @inline(__always)
         static func clamp(_ v: Int) -> Int { v < 0 ? 0 : (v > 255 ? 255 : v) }
 
-        /// JFIF YCbCr → RGB with libjpeg's 16-bit fixed-point constants and rounding.
+        /// Clamps lanes to 0…255 with masks (the generic `clamped` is not inlined).
+        @inline(__always)
+        static func clamp(_ v: SIMD8<Int32>) -> SIMD8<Int32> {
+            let positive = v & ~(v &>> 31)
+            let over = positive &- 255
+            return positive &- (over & ~(over &>> 31))
+        }
+
+        /// JFIF YCbCr → RGB with libjpeg's 16-bit fixed-point constants and rounding:
+        /// R = Y + ((91881·Cr' + 2^15) >> 16), G = Y + ((−46802·Cr' − 22554·Cb' + 2^15) >> 16),
+        /// B = Y + ((116130·Cb' + 2^15) >> 16). The whole multiples of 2^16 are taken out of the
+        /// constants (91881 = 65536 + 26345, …) so every product fits 16-bit multipliers; the
+        /// results are the same integers.
         @inline(__always)
         static func ycc(_ y: Int, _ cb: Int, _ cr: Int) -> (Int, Int, Int) {
             let cbc = cb &- 128, crc = cr &- 128
-            let r = y &+ ((91881 &* crc &+ 32768) &>> 16)
-            let g = y &+ ((-46802 &* crc &- 22554 &* cbc &+ 32768) &>> 16)
-            let b = y &+ ((116130 &* cbc &+ 32768) &>> 16)
+            let r = y &+ crc &+ ((26345 &* crc &+ 32768) &>> 16)
+            let g = y &- crc &+ ((18734 &* crc &- 22554 &* cbc &+ 32768) &>> 16)
+            let b = y &+ 2 &* cbc &+ ((-14942 &* cbc &+ 32768) &>> 16)
             return (clamp(r), clamp(g), clamp(b))
         }
 
@@ -95,26 +107,19 @@ extension JPEG {
                 let yv = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(y + x).loadUnaligned(as: SIMD8<UInt8>.self))
                 let cbv = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(cb + x).loadUnaligned(as: SIMD8<UInt8>.self)) &- 128
                 let crv = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(cr + x).loadUnaligned(as: SIMD8<UInt8>.self)) &- 128
-                var r = yv &+ ((crv &* 91881 &+ 32768) &>> 16)
-                var g = yv &+ ((crv &* -46802 &- cbv &* 22554 &+ 32768) &>> 16)
-                var b = yv &+ ((cbv &* 116130 &+ 32768) &>> 16)
-                let zero = SIMD8<Int32>(repeating: 0), top = SIMD8<Int32>(repeating: 255)
-                r = r.clamped(lowerBound: zero, upperBound: top)
-                g = g.clamped(lowerBound: zero, upperBound: top)
-                b = b.clamped(lowerBound: zero, upperBound: top)
-                let r8 = SIMD8<UInt8>(truncatingIfNeeded: r), g8 = SIMD8<UInt8>(truncatingIfNeeded: g)
-                let b8 = SIMD8<UInt8>(truncatingIfNeeded: b)
-                let rg = SIMD16<UInt8>(lowHalf: r8, highHalf: g8)
-                let ba = SIMD16<UInt8>(lowHalf: b8, highHalf: SIMD8<UInt8>(repeating: 255))
-                // Interleave into RGBA: lanes r0 g0 b0 a0 r1 …
-                var rgba = SIMD32<UInt8>()
-                for i in 0..<8 {
-                    rgba[4 &* i] = rg[i]
-                    rgba[4 &* i &+ 1] = rg[8 &+ i]
-                    rgba[4 &* i &+ 2] = ba[i]
-                    rgba[4 &* i &+ 3] = ba[8 &+ i]
-                }
-                UnsafeMutableRawPointer(out + 4 &* x).storeBytes(of: rgba, as: SIMD32<UInt8>.self)
+                let r = clamp(yv &+ crv &+ ((crv &* 26345 &+ 32768) &>> 16))
+                let g = clamp(yv &- crv &+ ((crv &* 18734 &- cbv &* 22554 &+ 32768) &>> 16))
+                let b = clamp(yv &+ cbv &+ cbv &+ ((cbv &* -14942 &+ 32768) &>> 16))
+                // One 32-bit RGBA word per lane, little-endian byte order r, g, b, a.
+                let rgba = SIMD8<UInt32>(truncatingIfNeeded: r) | (SIMD8<UInt32>(truncatingIfNeeded: g) &<< 8)
+                    | (SIMD8<UInt32>(truncatingIfNeeded: b) &<< 16) | SIMD8<UInt32>(repeating: 0xFF00_0000)
+                #if _endian(big)
+                let word = SIMD8<UInt32>((0..<8).map { rgba[$0].byteSwapped })
+                #else
+                let word = rgba
+                #endif
+                // `x + 8 <= width`: the 32 bytes lie inside the row.
+                UnsafeMutableRawPointer(out + 4 &* x).storeBytes(of: word, as: SIMD8<UInt32>.self)
                 x &+= 8
             }
             while x < width {

@@ -21,9 +21,9 @@ extension JPEG.Layout {
     }
 
     /// Transforms every block of a progressive frame's coefficients into the planes.
-    func transformAll(coefficients: UnsafePointer<Int16>, quantTables: UnsafePointer<Int16>,
+    func transformAll(coefficients: UnsafePointer<Int16>, quantTables: UnsafePointer<Int32>,
                       planes: UnsafeMutablePointer<UInt8>) {
-        let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
+        let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 128)
         defer { workspace.deallocate() }
         for (c, component) in components.enumerated() {
             let quant = quantTables + c * 64
@@ -33,7 +33,7 @@ extension JPEG.Layout {
                     let block = coefficients + component.coefficientOffset + (by * component.blocksPerLine + bx) * 64
                     let out = planes + component.planeOffset + by * size * component.planeStride + bx * size
                     JPEG.IDCT.transformBlock(block, quant: quant, size: size, out: out,
-                                                stride: component.planeStride, workspace: workspace)
+                                                stride: component.planeStride, workspace: workspace, scratch: workspace + 64)
                 }
             }
         }

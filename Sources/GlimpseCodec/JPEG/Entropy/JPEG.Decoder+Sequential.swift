@@ -15,10 +15,13 @@ extension JPEG.Decoder {
         let restartInterval = self.restartInterval
         var rowsDone = planeRowsDone
         let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
-        let block = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
+        let block = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
         block.initialize(repeating: 0, count: 64)
         let components = UnsafeMutablePointer<JPEG.ScanComponent>.allocate(capacity: 4)
+        let zigzag = UnsafeMutablePointer<Int>.allocate(capacity: JPEG.naturalOrder.count)
+        zigzag.initialize(from: JPEG.naturalOrder, count: JPEG.naturalOrder.count)
         defer {
+            zigzag.deallocate()
             workspace.deallocate()
             block.deallocate()
             components.deallocate()
@@ -45,7 +48,7 @@ extension JPEG.Decoder {
                             step = Self.decodeSequentialRow(&scan, bytes: bytes, final: final, components: components,
                                                             count: header.components.count, interleaved: interleaved,
                                                             mcusX: layout.mcusX, restartInterval: restartInterval,
-                                                            block: block, workspace: workspace)
+                                                            block: block, workspace: workspace, zigzag: zigzag)
                             if step == .decoded && scan.reader.hitEnd { step = .needMoreData }
                             if step == .badCode && scan.reader.paddedAtEOF {
                                 // Zeros past the end of the file made a bad code: the file is truncated.
@@ -110,14 +113,17 @@ extension JPEG.Decoder {
     static func decodeSequentialRow(_ scan: inout ScanState, bytes: UnsafeBufferPointer<UInt8>, final: Bool,
                                     components: UnsafeMutablePointer<JPEG.ScanComponent>, count: Int,
                                     interleaved: Bool, mcusX: Int, restartInterval: Int,
-                                    block: UnsafeMutablePointer<Int16>,
-                                    workspace: UnsafeMutablePointer<Int32>) -> JPEG.ScanStep {
+                                    block: UnsafeMutablePointer<Int32>,
+                                    workspace: UnsafeMutablePointer<Int32>, zigzag: UnsafePointer<Int>) -> JPEG.ScanStep {
         let columns = interleaved ? mcusX : components[0].scanBlocksX
         let row = scan.row
+        // A local copy lives in registers; the scan state is written back on every exit.
+        var reader = scan.reader
+        defer { scan.reader = reader }
         for column in 0..<columns {
             if restartInterval > 0 {
                 if scan.restartsLeft == 0 {
-                    guard scan.reader.restart(bytes, final: final) else { return .needMoreData }
+                    guard reader.restart(bytes, final: final) else { return .needMoreData }
                     scan.predictors = SIMD4()
                     scan.restartsLeft = restartInterval
                 }
@@ -130,8 +136,8 @@ extension JPEG.Decoder {
                 for by in 0..<v {
                     for bx in 0..<h {
                         var predictor = scan.predictors[i]
-                        let nonZeroAC = decodeBlock(&scan.reader, bytes: bytes, final: final, dcTable: c.dcTable,
-                                                    acTable: c.acTable, predictor: &predictor, block: block)
+                        let nonZeroAC = decodeBlock(&reader, bytes: bytes, final: final, dcTable: c.dcTable,
+                                                    acTable: c.acTable, predictor: &predictor, block: block, zigzag: zigzag)
                         scan.predictors[i] = predictor
                         guard nonZeroAC >= 0 else { return .badCode }
                         // `plane` is set for every component of a sequential scan.
@@ -156,13 +162,14 @@ extension JPEG.Decoder {
     @inline(__always)
     static func decodeBlock(_ reader: inout JPEG.BitReader, bytes: UnsafeBufferPointer<UInt8>, final: Bool,
                             dcTable: UnsafePointer<Int32>, acTable: UnsafePointer<Int32>,
-                            predictor: inout Int32, block: UnsafeMutablePointer<Int16>) -> Int {
+                            predictor: inout Int32, block: UnsafeMutablePointer<Int32>, zigzag: UnsafePointer<Int>) -> Int {
         let s = reader.decode(dcTable, bytes, final: final)
         guard s >= 0 else { return -1 }
         let diff = reader.receiveExtend(s, bytes, final: final)
         // libjpeg lets the predictor wrap rather than fail on hostile input.
         predictor = predictor &+ Int32(truncatingIfNeeded: diff)
-        block[0] = Int16(truncatingIfNeeded: predictor)
+        // Coefficients are 16-bit in libjpeg (JCOEF).
+        block[0] = Int32(Int16(truncatingIfNeeded: predictor))
         var nonZero = 0
         var k = 1
         let fastAC = acTable + JPEG.HuffmanTables.fastACOffset
@@ -173,7 +180,7 @@ extension JPEG.Decoder {
                 // Code and magnitude bits in one lookup.
                 reader.consume(fast & 0xFF)
                 k &+= (fast >> 8) & 0xF
-                block[JPEG.naturalOrder[k]] = Int16(truncatingIfNeeded: fast >> 16)
+                block[zigzag[k]] = Int32(truncatingIfNeeded: fast >> 16)
                 nonZero = 1
                 k &+= 1
                 continue
@@ -184,7 +191,7 @@ extension JPEG.Decoder {
             if size != 0 {
                 k &+= r
                 let value = reader.receiveExtend(size, bytes, final: final)
-                block[JPEG.naturalOrder[k]] = Int16(truncatingIfNeeded: value)
+                block[zigzag[k]] = Int32(Int16(truncatingIfNeeded: value))
                 nonZero = 1
             } else {
                 if r != 15 { break }

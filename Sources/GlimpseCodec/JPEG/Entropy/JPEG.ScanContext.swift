@@ -12,7 +12,7 @@ extension JPEG {
         var planeStride: Int
         var plane: UnsafeMutablePointer<UInt8>?
         var coefficients: UnsafeMutablePointer<Int16>?
-        var quant: UnsafePointer<Int16>
+        var quant: UnsafePointer<Int32>
         var dcTable: UnsafePointer<Int32>
         var acTable: UnsafePointer<Int32>
     }

@@ -11,7 +11,7 @@ extension JPEG {
         /// Whether smoothing applies (libjpeg's `smoothing_ok`): every component
         /// has some DC bits, the quantisers involved are non-zero, and some of the
         /// first nine AC coefficients are still inexact somewhere.
-        static func applies(coefficientBits: [Int], quant: [Int16], components: Int) -> Bool {
+        static func applies(coefficientBits: [Int], quant: [Int32], components: Int) -> Bool {
             var useful = false
             for c in 0..<components {
                 for k in 0..<10 where quant[c * 64 + positions[k]] == 0 { return false }
@@ -23,13 +23,13 @@ extension JPEG {
 
         /// Transforms every block of component `c` with smoothing.
         static func transform(component c: Layout.Component, index: Int, layout: Layout, bits: ArraySlice<Int>,
-                              coefficients: UnsafePointer<Int16>, quant: UnsafePointer<Int16>,
+                              coefficients: UnsafePointer<Int16>, quant: UnsafePointer<Int32>,
                               plane: UnsafeMutablePointer<UInt8>, workspace: UnsafeMutablePointer<Int32>,
-                              block: UnsafeMutablePointer<Int16>) {
+                              block: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int32>) {
             let b = Array(bits)
             let changeDC = (1..<10).allSatisfy { b[$0] == -1 }
-            func q(_ k: Int) -> Int { Int(UInt16(bitPattern: quant[positions[k]])) }
-            let q00 = Int(UInt16(bitPattern: quant[0]))
+            func q(_ k: Int) -> Int { Int(UInt16(truncatingIfNeeded: quant[positions[k]])) }
+            let q00 = Int(UInt16(truncatingIfNeeded: quant[0]))
             let heightInBlocks = c.scanBlocksY, widthInBlocks = c.scanBlocksX
             let lastColumn = widthInBlocks - 1
             let lastRow = layout.mcusY - 1
@@ -75,7 +75,7 @@ extension JPEG {
                         smooth(block, window: window, bits: b, changeDC: changeDC, q00: q00, q: q)
                         let out = plane + row * size * c.planeStride + column * size
                         IDCT.transformBlock(block, quant: quant, size: size, out: out, stride: c.planeStride,
-                                            workspace: workspace)
+                                            workspace: workspace, scratch: scratch)
                         for r in 0..<5 {
                             for k in 0..<4 { window[r * 5 + k] = window[r * 5 + k + 1] }
                         }
