@@ -4,6 +4,7 @@ extension DecoderRegistry {
         var registry = DecoderRegistry()
         registry.register(PNG.Decoder.self, for: .png, .apng)
         registry.register(GIF.Decoder.self, for: .gif)
+        registry.register(JPEG.Decoder.self, for: .jpeg)
         return registry
     }
 }
