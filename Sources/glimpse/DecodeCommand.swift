@@ -16,7 +16,7 @@ struct DecodeCommand: ParsableCommand {
     @Argument(help: "The image to decode.")
     var file: String
 
-    @Option(name: .shortAndLong, help: "Output file (.pam; .gif writes every frame).")
+    @Option(name: .shortAndLong, help: "Output file (.pam, .png, or .gif; .gif writes every frame).")
     var output: String?
 
     @Option(help: "Frame to write (0-based).")
