@@ -55,7 +55,9 @@ struct ImageDownloadErrorTests {
         let transient: [ImageDownloadError] = [.badStatus(500), .badStatus(503), .badStatus(408), .badStatus(429),
                                                .notModified, .timedOut, .cancelled,
                                                .transport(code: -1004, message: "refused")]
-        #expect(permanent.allSatisfy(\.isPermanent))
-        #expect(!transient.contains(where: \.isPermanent))
+        let permanentFlags = permanent.map(\.isPermanent)
+        let transientFlags = transient.map(\.isPermanent)
+        #expect(!permanentFlags.contains(false))
+        #expect(!transientFlags.contains(true))
     }
 }
