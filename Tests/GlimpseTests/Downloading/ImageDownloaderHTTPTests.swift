@@ -59,7 +59,8 @@ struct ImageDownloaderHTTPTests {
         harness.server.setRoute("/stall", .fixed(Response(body: .stall(declaredLength: 1000, limit: .seconds(5)))))
         let started = ContinuousClock.now
         await #expect(throws: ImageDownloadError.timedOut) { try await harness.downloader.download(harness.url("/stall")) }
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // Well before the server's own 5 s limit (generous: the machine may be busy).
+        #expect(ContinuousClock.now - started < .seconds(4))
         let connection = try #require(harness.server.requests.first?.connection)
         #expect(await harness.server.waitUntil { $0.closedConnections.contains(connection) })
         await harness.finish()
