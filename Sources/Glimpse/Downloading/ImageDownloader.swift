@@ -14,7 +14,12 @@ import Synchronization
 /// machines decide, and perform the resulting actions (start tasks, cancel
 /// tasks, call back) after releasing it. Callbacks run on a private serial
 /// queue, so that one caller's callbacks never overlap and none follows its
-/// completion.
+/// completion; callers of the async API are resumed directly.
+///
+/// Linux notes (swift-corelibs-foundation): invalid TLS certificates cannot be
+/// allowed (``ImageDownloadError/invalidCertificatesNotSupported``); the idle
+/// timeout is enforced here; requests without cookies use a session without
+/// cookie storage; `file` URLs are read directly. See `Downloading.md`.
 public final class ImageDownloader: Sendable {
     public let configuration: Configuration
     /// For requests without ``ImageDownloadRequest/Options/handleCookies``: no
