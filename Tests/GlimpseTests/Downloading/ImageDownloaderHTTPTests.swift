@@ -145,7 +145,8 @@ struct ImageDownloaderHTTPTests {
         let first = try await harness.downloader.download(harness.url("/etag"))
         let tag = try #require(first.response.entityTag)
         #expect(tag == "\"v1\"")
-        let revalidation = ImageDownloadRequest(url: harness.url("/etag"), headers: ["If-None-Match": tag])
+        let revalidation = ImageDownloadRequest(url: harness.url("/etag"))
+            .revalidating(entityTag: first.response.entityTag, lastModified: first.response.lastModified)
         await #expect(throws: ImageDownloadError.notModified) { try await harness.downloader.download(revalidation) }
         let stale = ImageDownloadRequest(url: harness.url("/etag"), headers: ["If-None-Match": "\"v0\""])
         #expect(try await harness.downloader.download(stale).bytes == body)
