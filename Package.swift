@@ -23,7 +23,8 @@ let package = Package(
         // Bytes in, pixels out. Standard library and CZlib only: never Foundation.
         .target(
             name: "GlimpseCodec",
-            dependencies: ["CZlib"]
+            dependencies: ["CZlib"],
+            exclude: ["GIF/README.md"]
         ),
         .target(name: "GlimpseCache"),
         .target(name: "Glimpse", dependencies: ["GlimpseCodec", "GlimpseCache"]),
@@ -39,6 +40,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Child process for the disk cache's crash and multi-process tests (not a product).
+        .executableTarget(name: "glimpse-cache-stress", dependencies: ["GlimpseCache"]),
         .target(name: "TestSupport", dependencies: ["GlimpseCodec", "LoopbackHTTPServer"], path: "Tests/TestSupport"),
         .testTarget(name: "GlimpseCodecTests", dependencies: ["GlimpseCodec", "TestSupport"]),
         .testTarget(name: "GlimpseCacheTests", dependencies: ["GlimpseCache", "TestSupport"]),
