@@ -30,6 +30,10 @@ public final class ImageDownloader: Sendable {
     let cookieSession: URLSession
     let state: Mutex<State>
     let callbacks = DispatchQueue(label: "Glimpse.ImageDownloader.callbacks")
+    /// Decoding and file reads. Dispatch rather than tasks: synchronous,
+    /// possibly long work must not occupy the cooperative pool (and must not
+    /// wait for it when other code keeps it busy).
+    let processing = DispatchQueue(label: "Glimpse.ImageDownloader.processing", attributes: .concurrent)
     /// Runs the idle-timeout watchdog: ``Configuration/timeout`` is enforced
     /// by the downloader because corelibs' URLSession does not time out a
     /// server that stalls after the response head. A dispatch queue rather
