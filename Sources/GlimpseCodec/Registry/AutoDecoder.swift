@@ -28,6 +28,10 @@ public struct AutoDecoder: Sendable {
         case .failed(let error):
             throw error
         case .decoding(var decoder):
+            // Drop the state's reference first: otherwise the decoder's buffers are
+            // shared and every append copies them (copy-on-write), which makes
+            // chunked decoding quadratic in the image size.
+            state = .sniffing([])
             do throws(DecodingError) {
                 let status = try decoder.append(bytes)
                 state = .decoding(decoder)
@@ -70,6 +74,7 @@ public struct AutoDecoder: Sendable {
             state = .failed(.truncated)
             throw .truncated
         case .decoding(var decoder):
+            state = .sniffing([])
             do throws(DecodingError) {
                 let image = try decoder.finish()
                 state = .decoding(decoder)
