@@ -28,8 +28,9 @@ public struct AutoDecoder: Sendable {
         case .failed(let error):
             throw error
         case .decoding(var decoder):
-            // Drop the enum's reference first, or every append would copy the
-            // decoder's buffers (copy-on-write) before writing to them.
+            // Drop the state's reference first: otherwise the decoder's buffers are
+            // shared and every append copies them (copy-on-write), which makes
+            // chunked decoding quadratic in the image size.
             state = .sniffing([])
             do throws(DecodingError) {
                 let status = try decoder.append(bytes)
@@ -40,6 +41,8 @@ public struct AutoDecoder: Sendable {
                 throw error
             }
         case .sniffing(var buffered):
+            // Same reason: release the state's copy before appending.
+            state = .sniffing([])
             buffered.append(contentsOf: bytes)
             return try route(buffered, atEnd: false)
         }
