@@ -48,11 +48,23 @@ extension PNG {
             var consumed: Int
             var produced: Int
             var ended: Bool
+            /// The stream is broken; `produced` bytes were still written before
+            /// the break was found, and come first in stream order.
+            var error: DecodingError?
         }
 
         /// Inflates from `input` into `output` as far as both allow.
         func inflate(input: UnsafeRawBufferPointer, output: UnsafeMutableRawBufferPointer) throws(DecodingError) -> Step {
-            guard valid else { throw .unsupported("zlib initialisation failed") }
+            let step = inflateReportingError(input: input, output: output)
+            if let error = step.error { throw error }
+            return step
+        }
+
+        /// Like ``inflate(input:output:)``, but a broken stream is reported in
+        /// the step with the bytes produced before it, so that callers handle
+        /// those first: errors then surface in stream order, whatever the chunking.
+        func inflateReportingError(input: UnsafeRawBufferPointer, output: UnsafeMutableRawBufferPointer) -> Step {
+            guard valid else { return Step(consumed: 0, produced: 0, ended: false, error: .unsupported("zlib initialisation failed")) }
             guard let inBase = input.baseAddress, let outBase = output.baseAddress, !input.isEmpty || !output.isEmpty else {
                 return Step(consumed: 0, produced: 0, ended: false)
             }
@@ -70,6 +82,7 @@ extension PNG {
             let produced = outCount - Int(stream.pointee.avail_out)
             stream.pointee.next_in = nil
             stream.pointee.next_out = nil
+            let error: DecodingError?
             switch status {
             case Z_OK, Z_BUF_ERROR:
                 return Step(consumed: consumed, produced: produced, ended: false)
@@ -77,15 +90,15 @@ extension PNG {
                 return Step(consumed: consumed, produced: produced, ended: true)
             case Z_DATA_ERROR:
                 let message = stream.pointee.msg.map { String(cString: $0) } ?? "invalid deflate data"
-                if message == "incorrect data check" { throw .checksumMismatch }
-                throw .malformed("zlib: \(message)")
+                error = message == "incorrect data check" ? .checksumMismatch : .malformed("zlib: \(message)")
             case Z_NEED_DICT:
-                throw .malformed("zlib: preset dictionary")
+                error = .malformed("zlib: preset dictionary")
             case Z_MEM_ERROR:
-                throw .limitExceeded(.totalBytes)
+                error = .limitExceeded(.totalBytes)
             default:
-                throw .malformed("zlib status \(status)")
+                error = .malformed("zlib status \(status)")
             }
+            return Step(consumed: consumed, produced: produced, ended: false, error: error)
         }
     }
 }

@@ -77,12 +77,16 @@ extension PNG {
                 let before = filled
                 let remaining = input.count
                 var zlib = self.zlib
-                let produced = try window.withMutableDecodingBytes { (w) throws(DecodingError) -> Int in
-                    try zlib.inflate(&input, into: UnsafeMutableRawBufferPointer(rebasing: w[before...]))
+                let output = window.withUnsafeMutableBytes { w in
+                    zlib.inflate(&input, into: UnsafeMutableRawBufferPointer(rebasing: w[before...]))
                 }
                 self.zlib = zlib
+                let produced = output.produced
                 filled &+= produced
+                // Rows inflated before a zlib error come first in the stream, and
+                // so do their errors.
                 try decodeRows(into: &pixels)
+                if let error = output.error { throw error }
                 if zlib.ended {
                     streamEnded = true
                     if !rowsDone { throw .truncated }
@@ -101,10 +105,10 @@ extension PNG {
                 if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: 4096) }
                 let remaining = input.count
                 var zlib = self.zlib
-                let produced = try scratch.withMutableDecodingBytes { (s) throws(DecodingError) -> Int in
-                    try zlib.inflate(&input, into: s)
-                }
+                let output = scratch.withUnsafeMutableBytes { s in zlib.inflate(&input, into: s) }
                 self.zlib = zlib
+                if let error = output.error { throw error }
+                let produced = output.produced
                 if zlib.ended { streamEnded = true }
                 if produced == 0 && input.count == remaining { return }
             }

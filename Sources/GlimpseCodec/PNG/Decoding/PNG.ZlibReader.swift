@@ -16,22 +16,37 @@ extension PNG {
             InflateStream.copyIfShared(&stream)
         }
 
-        /// Consumes from `input` and inflates into `output`; returns the number
-        /// of bytes produced. Stops at the end of the stream.
-        mutating func inflate(_ input: inout UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(DecodingError) -> Int {
+        /// What one call to ``inflate(_:into:)`` did.
+        struct Output {
+            /// Bytes written to the output.
+            var produced: Int
+            /// The stream is broken. The `produced` bytes come before the break
+            /// and must be used first, so that errors surface in stream order
+            /// (a bad row filter before a bad checksum) whatever the chunking.
+            var error: DecodingError?
+        }
+
+        /// Consumes from `input` and inflates into `output`. Stops at the end
+        /// of the stream.
+        mutating func inflate(_ input: inout UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Output {
             if header.count < 2 {
                 let take = min(2 &- header.count, input.count)
                 header.append(contentsOf: input[..<take])
                 input = UnsafeRawBufferPointer(rebasing: input[take...])
-                guard header.count == 2 else { return 0 }
-                try Self.check(header: header[0], header[1])
+                guard header.count == 2 else { return Output(produced: 0) }
+                do throws(DecodingError) {
+                    try Self.check(header: header[0], header[1])
+                } catch {
+                    return Output(produced: 0, error: error)
+                }
             }
             var produced = 0
             if !deflateEnded {
-                let step = try stream.inflate(input: input, output: output)
+                let step = stream.inflateReportingError(input: input, output: output)
                 input = UnsafeRawBufferPointer(rebasing: input[step.consumed...])
                 produced = step.produced
                 checksum.update(UnsafeRawBufferPointer(rebasing: output[..<produced]))
+                if let error = step.error { return Output(produced: produced, error: error) }
                 deflateEnded = step.ended
             }
             if deflateEnded && !ended {
@@ -40,11 +55,11 @@ extension PNG {
                 input = UnsafeRawBufferPointer(rebasing: input[take...])
                 if trailer.count == 4 {
                     let stored = UInt32(trailer[0]) << 24 | UInt32(trailer[1]) << 16 | UInt32(trailer[2]) << 8 | UInt32(trailer[3])
-                    guard stored == checksum.value else { throw .checksumMismatch }
+                    guard stored == checksum.value else { return Output(produced: produced, error: .checksumMismatch) }
                     ended = true
                 }
             }
-            return produced
+            return Output(produced: produced)
         }
 
         /// RFC 1950 §2.2: method 8 (deflate), window ≤ 32 KiB, FCHECK, no preset dictionary.
