@@ -10,19 +10,22 @@ extension JPEG {
         @inline(__always)
         static func row(_ y: Int, component c: Layout.Component, plane: UnsafePointer<UInt8>,
                         scratch: UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8> {
-            let stride = c.planeStride
+            let stride = c.planeStride, ring = c.ringRows
+            @inline(__always) func rowAt(_ r: Int) -> UnsafePointer<UInt8> {
+                plane + (ring > 0 ? r % ring : r) &* stride
+            }
             let lastRow = c.sampleHeight - 1
             switch c.upsampling {
             case .none:
-                return plane + y &* stride
+                return rowAt(y)
             case .h2v1Fancy:
-                h2v1(plane + y &* stride, width: c.sampleWidth, out: scratch)
+                h2v1(rowAt(y), width: c.sampleWidth, out: scratch)
                 return UnsafePointer(scratch)
             case .h1v2Fancy:
                 let near = y >> 1
                 let far = (y & 1) == 0 ? max(near - 1, 0) : min(near + 1, lastRow)
                 let bias = (y & 1) == 0 ? 1 : 2
-                let p0 = plane + near &* stride, p1 = plane + far &* stride
+                let p0 = rowAt(near), p1 = rowAt(far)
                 for x in 0..<c.sampleWidth {
                     scratch[x] = UInt8(truncatingIfNeeded: (Int(p0[x]) &* 3 &+ Int(p1[x]) &+ bias) &>> 2)
                 }
@@ -30,10 +33,10 @@ extension JPEG {
             case .h2v2Fancy:
                 let near = y >> 1
                 let far = (y & 1) == 0 ? max(near - 1, 0) : min(near + 1, lastRow)
-                h2v2(plane + near &* stride, plane + far &* stride, width: c.sampleWidth, out: scratch)
+                h2v2(rowAt(near), rowAt(far), width: c.sampleWidth, out: scratch)
                 return UnsafePointer(scratch)
             case .replicate(let h, let v):
-                let source = plane + (y / v) &* stride
+                let source = rowAt(y / v)
                 var o = scratch
                 for x in 0..<c.sampleWidth {
                     o.update(repeating: source[x], count: h)

@@ -38,7 +38,7 @@ extension JPEG.Decoder {
                             let c = layout.components[sc.index]
                             components[i] = JPEG.ScanComponent(
                                 index: sc.index, h: c.h, v: c.v, blockSize: c.blockSize, blocksPerLine: c.blocksPerLine,
-                                scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride,
+                                scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride, ringRows: c.ringRows,
                                 plane: nil, coefficients: coefficientBase + c.coefficientOffset,
                                 quant: quantBase + sc.index * 64,
                                 dcTable: tableBase + sc.dcTable * JPEG.HuffmanTables.stride,

@@ -12,6 +12,10 @@ extension JPEG.Decoder {
         var step = JPEG.ScanStep.decoded
         var planes = self.planes
         self.planes = []
+        var output = self.output
+        self.output = []
+        var rendered = rowsRendered
+        let transform = self.transform
         let restartInterval = self.restartInterval
         var rowsDone = planeRowsDone
         let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
@@ -27,18 +31,31 @@ extension JPEG.Decoder {
             components.deallocate()
         }
         input.withUnsafeBufferPointer { bytes in
+            output.withUnsafeMutableBufferPointer { outputBuffer in
             planes.withUnsafeMutableBufferPointer { planeBuffer in
                 huffman.storage.withUnsafeBufferPointer { tables in
                     componentQuant.withUnsafeBufferPointer { quant in
                         // The buffers were sized from `layout` at the first scan, and the
                         // offsets below come from the same layout.
                         guard let planeBase = planeBuffer.baseAddress, let tableBase = tables.baseAddress,
-                              let quantBase = quant.baseAddress else { return }
+                              let quantBase = quant.baseAddress, let outputBase = outputBuffer.baseAddress else { return }
+                        // Converts the output rows whose plane rows are all decoded, before a ring
+                        // plane reuses their rows.
+                        func render() {
+                            var ready = layout.outputHeight
+                            for c in 0..<layout.components.count {
+                                ready = min(ready, layout.outputRowsReady(component: c, planeRows: rowsDone[c]))
+                            }
+                            if ready > rendered {
+                                layout.render(rows: rendered..<ready, planes: planeBase, transform: transform, output: outputBase)
+                                rendered = ready
+                            }
+                        }
                         for (i, sc) in header.components.enumerated() {
                             let c = layout.components[sc.index]
                             components[i] = JPEG.ScanComponent(
                                 index: sc.index, h: c.h, v: c.v, blockSize: c.blockSize, blocksPerLine: c.blocksPerLine,
-                                scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride,
+                                scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride, ringRows: c.ringRows,
                                 plane: planeBase + c.planeOffset, coefficients: nil, quant: quantBase + sc.index * 64,
                                 dcTable: tableBase + sc.dcTable * JPEG.HuffmanTables.stride,
                                 acTable: tableBase + (4 + sc.acTable) * JPEG.HuffmanTables.stride)
@@ -67,19 +84,23 @@ extension JPEG.Decoder {
                                 let c = components[i]
                                 rowsDone[c.index] = scan.row * (interleaved ? c.v : 1) * c.blockSize
                             }
+                            render()
                         }
                         if step == .decoded {
                             for sc in header.components { rowsDone[sc.index] = layout.components[sc.index].planeHeight }
+                            render()
                         }
                     }
                 }
             }
+            }
         }
         self.planes = planes
+        self.output = output
+        rowsRendered = rendered
         planeRowsDone = rowsDone
         if scan.reader.paddedAtEOF { truncated = true }
         self.scan = scan
-        renderReadyRows()
         switch step {
         case .badCode:
             throw .malformed("bad Huffman code")
@@ -141,7 +162,9 @@ extension JPEG.Decoder {
                         scan.predictors[i] = predictor
                         guard nonZeroAC >= 0 else { return .badCode }
                         // `plane` is set for every component of a sequential scan.
-                        let x = (column * h + bx) * size, y = (row * v + by) * size
+                        let x = (column * h + bx) * size
+                        var y = (row * v + by) * size
+                        if c.ringRows > 0 { y %= c.ringRows }
                         let out = c.plane.unsafelyUnwrapped + y * c.planeStride + x
                         if nonZeroAC == 0 {
                             JPEG.IDCT.fill(size: size, JPEG.IDCT.dcOnlyValue(block[0], c.quant[0]), out, c.planeStride)
