@@ -64,27 +64,27 @@ extension JPEG {
             out[2 &* width &- 1] = input[width &- 1]
         }
 
-        /// 2:1 triangle filter in both directions (9/16, 3/16, 3/16, 1/16).
+        /// 2:1 triangle filter in both directions (9/16, 3/16, 3/16, 1/16):
+        /// column sums 3·near + far first, then the horizontal step, written as
+        /// plain loops over pointers that the compiler vectorises.
         @inline(__always)
         static func h2v2(_ near: UnsafePointer<UInt8>, _ far: UnsafePointer<UInt8>, width: Int,
                          out: UnsafeMutablePointer<UInt8>) {
-            var this = Int(near[0]) &* 3 &+ Int(far[0])
-            var next = Int(near[1]) &* 3 &+ Int(far[1])
-            out[0] = UInt8(truncatingIfNeeded: (this &* 4 &+ 8) &>> 4)
-            out[1] = UInt8(truncatingIfNeeded: (this &* 3 &+ next &+ 7) &>> 4)
-            var last = this
-            this = next
-            var x = 2
-            while x < width {
-                next = Int(near[x]) &* 3 &+ Int(far[x])
-                out[2 &* x &- 2] = UInt8(truncatingIfNeeded: (this &* 3 &+ last &+ 8) &>> 4)
-                out[2 &* x &- 1] = UInt8(truncatingIfNeeded: (this &* 3 &+ next &+ 7) &>> 4)
-                last = this
-                this = next
-                x &+= 1
+            // Column sums fit in 16 bits (at most 4 * 255). Stack-sized chunks keep this allocation-free.
+            withUnsafeTemporaryAllocation(of: Int16.self, capacity: width &+ 2) { sums in
+                // `sums` has width + 2 slots: [0] and [width + 1] replicate the edges.
+                let sum = sums.baseAddress.unsafelyUnwrapped + 1
+                for x in 0..<width {
+                    sum[x] = Int16(truncatingIfNeeded: Int(near[x]) &* 3 &+ Int(far[x]))
+                }
+                sum[-1] = sum[0]
+                sum[width] = sum[width &- 1]
+                for x in 0..<width {
+                    let this = Int32(sum[x]) &* 3
+                    out[2 &* x] = UInt8(truncatingIfNeeded: (this &+ Int32(sum[x &- 1]) &+ 8) &>> 4)
+                    out[2 &* x &+ 1] = UInt8(truncatingIfNeeded: (this &+ Int32(sum[x &+ 1]) &+ 7) &>> 4)
+                }
             }
-            out[2 &* width &- 2] = UInt8(truncatingIfNeeded: (this &* 3 &+ last &+ 8) &>> 4)
-            out[2 &* width &- 1] = UInt8(truncatingIfNeeded: (this &* 4 &+ 7) &>> 4)
         }
     }
 }
