@@ -182,13 +182,17 @@ extension JPEG.Decoder {
 
     /// Decodes one block's coefficients into `block` (zero on entry). Returns
     /// 1 when an AC coefficient was coded, 0 for a DC-only block, -1 for a bad code.
+    ///
+    /// A code is at most 16 bits and its magnitude at most 15, so one refill to
+    /// 57+ bits covers a whole symbol: the buffer is checked once per coefficient.
     @inline(__always)
     static func decodeBlock(_ reader: inout JPEG.BitReader, bytes: UnsafeBufferPointer<UInt8>, final: Bool,
                             dcTable: UnsafePointer<Int32>, acTable: UnsafePointer<Int32>,
                             predictor: inout Int32, block: UnsafeMutablePointer<Int32>, zigzag: UnsafePointer<Int>) -> Int {
-        let s = reader.decode(dcTable, bytes, final: final)
+        if reader.count < 32 { reader.refill(bytes, final: final) }
+        let s = symbol(&reader, dcTable)
         guard s >= 0 else { return -1 }
-        let diff = reader.receiveExtend(s, bytes, final: final)
+        let diff = magnitude(&reader, s)
         // libjpeg lets the predictor wrap rather than fail on hostile input.
         predictor = predictor &+ Int32(truncatingIfNeeded: diff)
         // Coefficients are 16-bit in libjpeg (JCOEF).
@@ -197,24 +201,23 @@ extension JPEG.Decoder {
         var k = 1
         let fastAC = acTable + JPEG.HuffmanTables.fastACOffset
         while k < 64 {
-            if reader.count < 16 { reader.refill(bytes, final: final) }
-            let fast = Int(fastAC[Int(truncatingIfNeeded: reader.buffer >> 55)])
+            if reader.count < 32 { reader.refill(bytes, final: final) }
+            let fast = Int(fastAC[Int(truncatingIfNeeded: reader.buffer &>> 55)])
             if fast != 0 {
                 // Code and magnitude bits in one lookup.
                 reader.consume(fast & 0xFF)
-                k &+= (fast >> 8) & 0xF
-                block[zigzag[k]] = Int32(truncatingIfNeeded: fast >> 16)
+                k &+= (fast &>> 8) & 0xF
+                block[zigzag[k]] = Int32(truncatingIfNeeded: fast &>> 16)
                 nonZero = 1
                 k &+= 1
                 continue
             }
-            let rs = reader.decode(acTable, bytes, final: final)
+            let rs = symbol(&reader, acTable)
             guard rs >= 0 else { return -1 }
-            let r = rs >> 4, size = rs & 15
+            let r = rs &>> 4, size = rs & 15
             if size != 0 {
                 k &+= r
-                let value = reader.receiveExtend(size, bytes, final: final)
-                block[zigzag[k]] = Int32(Int16(truncatingIfNeeded: value))
+                block[zigzag[k]] = Int32(Int16(truncatingIfNeeded: magnitude(&reader, size)))
                 nonZero = 1
             } else {
                 if r != 15 { break }
@@ -223,5 +226,25 @@ extension JPEG.Decoder {
             k &+= 1
         }
         return nonZero
+    }
+
+    /// One Huffman symbol from a buffer holding at least 16 bits; -1 for a bad code.
+    @inline(__always)
+    static func symbol(_ reader: inout JPEG.BitReader, _ table: UnsafePointer<Int32>) -> Int {
+        let entry = Int(table[Int(truncatingIfNeeded: reader.buffer &>> 55)])
+        if entry != 0 {
+            reader.consume(entry &>> 8)
+            return entry & 0xFF
+        }
+        return reader.decodeSlow(table)
+    }
+
+    /// `size` (0…15) magnitude bits from a buffer holding them, extended to a signed value (F.2.2.1).
+    @inline(__always)
+    static func magnitude(_ reader: inout JPEG.BitReader, _ size: Int) -> Int {
+        if size == 0 { return 0 }
+        let value = Int(truncatingIfNeeded: reader.buffer &>> UInt64(64 &- size))
+        reader.consume(size)
+        return value < (1 &<< (size &- 1)) ? value &- (1 &<< size) &+ 1 : value
     }
 }
