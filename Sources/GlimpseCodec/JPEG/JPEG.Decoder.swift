@@ -32,6 +32,8 @@ extension JPEG {
             var restartsLeft: Int
             /// Progressive: where the search for the end of the scan resumes.
             var searchPosition: Int
+            /// Sequential: bytes the last MCU row took, to skip attempts that cannot succeed yet.
+            var lastRowBytes = 0
         }
 
         let options: DecodingOptions

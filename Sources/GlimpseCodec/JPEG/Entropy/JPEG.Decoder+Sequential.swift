@@ -61,6 +61,12 @@ extension JPEG.Decoder {
                                 acTable: tableBase + (4 + sc.acTable) * JPEG.HuffmanTables.stride)
                         }
                         while scan.row < rows {
+                            // While input trickles in, wait until about a row's worth has arrived
+                            // rather than decoding the same row again for every small chunk.
+                            if !final && bytes.count - scan.reader.position < scan.lastRowBytes + scan.lastRowBytes / 8 {
+                                step = .needMoreData
+                                break
+                            }
                             let checkpoint = scan
                             step = Self.decodeSequentialRow(&scan, bytes: bytes, final: final, components: components,
                                                             count: header.components.count, interleaved: interleaved,
@@ -80,6 +86,7 @@ extension JPEG.Decoder {
                                 break
                             }
                             scan.row += 1
+                            scan.lastRowBytes = scan.reader.position - checkpoint.reader.position
                             for i in 0..<header.components.count {
                                 let c = components[i]
                                 rowsDone[c.index] = scan.row * (interleaved ? c.v : 1) * c.blockSize
