@@ -100,6 +100,15 @@ extension JPEG {
             return value
         }
 
+        /// Reads one bit (a progressive correction or sign bit).
+        @inline(__always)
+        mutating func bit(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            if count < 1 { refill(bytes, final: true) }
+            let value = Int(truncatingIfNeeded: buffer &>> 63)
+            consume(1)
+            return value
+        }
+
         /// Reads `n` magnitude bits and extends them to a signed value (T.81 §F.2.2.1, EXTEND).
         @inline(__always)
         mutating func receiveExtend(_ n: Int, _ bytes: UnsafeBufferPointer<UInt8>, final: Bool) -> Int {
