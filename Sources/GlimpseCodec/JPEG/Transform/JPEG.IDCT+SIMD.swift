@@ -56,8 +56,26 @@ extension JPEG.IDCT {
         @inline(__always) func row(_ r: Int) -> Lanes {
             b.loadUnaligned(fromByteOffset: r &* 32, as: Lanes.self) &* q.loadUnaligned(fromByteOffset: r &* 32, as: Lanes.self)
         }
-        var m = pass(row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7),
-                     shift: Int32(constBits - pass1Bits))
+        islow8x8SIMD(row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7), out, stride)
+    }
+
+    /// The same transform reading the 16-bit coefficients of the progressive store.
+    @inline(__always)
+    static func islow8x8SIMD(_ block: UnsafePointer<Int16>, _ quant: UnsafePointer<Int32>,
+                             _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        let b = UnsafeRawPointer(block), q = UnsafeRawPointer(quant)
+        @inline(__always) func row(_ r: Int) -> Lanes {
+            Lanes(truncatingIfNeeded: b.loadUnaligned(fromByteOffset: r &* 16, as: SIMD8<Int16>.self))
+                &* q.loadUnaligned(fromByteOffset: r &* 32, as: Lanes.self)
+        }
+        islow8x8SIMD(row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7), out, stride)
+    }
+
+    /// Both passes on dequantised rows.
+    @inline(__always)
+    static func islow8x8SIMD(_ r0: Lanes, _ r1: Lanes, _ r2: Lanes, _ r3: Lanes, _ r4: Lanes, _ r5: Lanes, _ r6: Lanes,
+                             _ r7: Lanes, _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        var m = pass(r0, r1, r2, r3, r4, r5, r6, r7, shift: Int32(constBits - pass1Bits))
         unshuffle(&m); unshuffle(&m); unshuffle(&m)
         var o = pass(m.0, m.1, m.2, m.3, m.4, m.5, m.6, m.7, shift: Int32(constBits + pass1Bits + 3))
         unshuffle(&o); unshuffle(&o); unshuffle(&o)
