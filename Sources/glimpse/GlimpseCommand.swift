@@ -17,6 +17,9 @@ struct GlimpseCommand: AsyncParsableCommand {
             InfoCommand.self,
             DecodeCommand.self,
             BenchCommand.self,
+            BenchCacheCommand.self,
+            BenchDownloadCommand.self,
+            BenchTransformCommand.self,
         ]
     )
 

@@ -1,0 +1,163 @@
+import Foundation
+
+extension DiskCache {
+    /// The on-disk layout of one entry: a fixed header, the key, the metadata record, the data.
+    ///
+    /// ```
+    /// offset size
+    ///      0    4  magic "GLMC"
+    ///      4    2  version (1), little endian like every field
+    ///      6    2  header length (48)
+    ///      8    4  key length
+    ///     12    4  metadata length
+    ///     16    8  data length
+    ///     24    8  checksum of key + metadata
+    ///     32    8  checksum of data
+    ///     40    8  checksum of bytes 0..<40
+    /// ```
+    /// The file length must equal header + key + metadata + data exactly, so truncation and
+    /// trailing garbage are detected before any checksum runs. The key is stored so a file
+    /// can never answer for a different key, however unlikely a SHA-256 collision.
+    enum EntryFile {
+        static let magic: [UInt8] = Array("GLMC".utf8)
+        static let version: UInt16 = 1
+        static let headerLength = 48
+        /// Keys and metadata are small by nature; a larger claimed length means a foreign file.
+        static let maximumPrefixField = 1 << 20
+
+        struct Header {
+            var keyLength: Int
+            var metadataLength: Int
+            var dataLength: Int
+            var prefixChecksum: UInt64
+            var dataChecksum: UInt64
+
+            var fileLength: Int { headerLength + keyLength + metadataLength + dataLength }
+        }
+
+        enum ReadResult {
+            /// The file is absent.
+            case missing
+            /// The file exists but is not a valid entry (torn, truncated, foreign).
+            case corrupt(inode: UInt64?)
+            /// A valid entry for another key (SHA-256 collision): a miss, not corruption.
+            case otherKey
+            case entry(metadata: Metadata, data: Data?, fileSize: Int, modified: Int64)
+        }
+
+        static func encodeHeader(key: [UInt8], metadata: [UInt8], data: UnsafeRawBufferPointer) -> [UInt8] {
+            var header: [UInt8] = magic
+            header.reserveCapacity(headerLength + key.count + metadata.count)
+            header.appendLittleEndian(version)
+            header.appendLittleEndian(UInt16(headerLength))
+            header.appendLittleEndian(UInt32(truncatingIfNeeded: key.count))
+            header.appendLittleEndian(UInt32(truncatingIfNeeded: metadata.count))
+            header.appendLittleEndian(UInt64(truncatingIfNeeded: data.count))
+            let prefixChecksum = (key + metadata).withUnsafeBytes { Checksum64.compute($0) }
+            header.appendLittleEndian(prefixChecksum)
+            header.appendLittleEndian(Checksum64.compute(data))
+            header.appendLittleEndian(header.withUnsafeBytes { Checksum64.compute($0) })
+            return header
+        }
+
+        static func parseHeader(_ bytes: ArraySlice<UInt8>) -> Header? {
+            var reader = ByteReader(bytes)
+            guard let magicBytes = reader.read(count: 4), magicBytes.elementsEqual(magic),
+                  reader.readUInt16() == version, reader.readUInt16() == UInt16(headerLength),
+                  let keyLength = reader.readUInt32(), let metadataLength = reader.readUInt32(),
+                  let dataLength = reader.readUInt64(),
+                  let prefixChecksum = reader.readUInt64(), let dataChecksum = reader.readUInt64(),
+                  let headerChecksum = reader.readUInt64()
+            else { return nil }
+            let checked = bytes.prefix(40).withUnsafeBytes { Checksum64.compute($0) }
+            guard headerChecksum == checked,
+                  Int(keyLength) <= maximumPrefixField, Int(metadataLength) <= maximumPrefixField,
+                  dataLength <= UInt64(Int.max / 2)
+            else { return nil }
+            return Header(
+                keyLength: Int(keyLength), metadataLength: Int(metadataLength), dataLength: Int(dataLength),
+                prefixChecksum: prefixChecksum, dataChecksum: dataChecksum
+            )
+        }
+
+        /// Reads and validates the entry at `path`; reads the data only when `includeData`.
+        ///
+        /// A data read is one `pread` of the whole file into a buffer that the returned `Data`
+        /// then owns (open, fstat, pread, close: the same system calls as reading a plain file).
+        /// A metadata read fetches the first page and more only for an unusually long prefix.
+        static func read(path: String, key: [UInt8], includeData: Bool) -> ReadResult {
+            let fd = POSIXFile.open(path, flags: O_RDONLY)
+            guard fd >= 0 else {
+                return POSIXFile.lastError == ENOENT ? .missing : .corrupt(inode: nil)
+            }
+            defer { POSIXFile.close(fd) }
+            guard let status = POSIXFile.status(fd) else { return .corrupt(inode: nil) }
+            let corrupt = ReadResult.corrupt(inode: status.inode)
+            guard status.size >= headerLength, status.size <= Int.max / 2 else { return corrupt }
+
+            let length = includeData ? status.size : min(status.size, firstReadLength)
+            // Uninitialised memory: zero-filling it would cost as much as the checksum. Safe:
+            // only the `length` bytes readFully wrote are ever read, and the buffer is freed on
+            // every path that does not hand it to Data.
+            guard var buffer = malloc(length) else { return corrupt }
+            var bufferLength = length
+            var handedOver = false
+            defer { if !handedOver { free(buffer) } }
+            guard POSIXFile.readFully(fd, into: buffer, count: length, offset: 0) else { return corrupt }
+
+            let header = UnsafeRawBufferPointer(start: buffer, count: headerLength)
+            guard let parsed = parseHeader(Array(header)[...]), parsed.fileLength == status.size else { return corrupt }
+            let prefixEnd = headerLength + parsed.keyLength + parsed.metadataLength
+            if prefixEnd > bufferLength {
+                // Only for metadata reads with a prefix longer than the first read.
+                guard let larger = realloc(buffer, prefixEnd) else { return corrupt }
+                buffer = larger
+                guard POSIXFile.readFully(fd, into: buffer + bufferLength, count: prefixEnd - bufferLength,
+                                          offset: bufferLength) else { return corrupt }
+                bufferLength = prefixEnd
+            }
+            let prefix = UnsafeRawBufferPointer(start: buffer + headerLength, count: prefixEnd - headerLength)
+            guard Checksum64.compute(prefix) == parsed.prefixChecksum,
+                  let metadata = Metadata(decoding: Array(prefix[parsed.keyLength...])[...])
+            else { return corrupt }
+            guard prefix[..<parsed.keyLength].elementsEqual(key) else { return .otherKey }
+
+            guard includeData else {
+                return .entry(metadata: metadata, data: nil, fileSize: status.size, modified: status.modified)
+            }
+            let dataBytes = UnsafeRawBufferPointer(start: buffer + prefixEnd, count: parsed.dataLength)
+            guard Checksum64.compute(dataBytes) == parsed.dataChecksum else { return corrupt }
+            handedOver = true
+            let base = buffer
+            let data = parsed.dataLength == 0
+                ? Data()
+                : Data(bytesNoCopy: buffer + prefixEnd, count: parsed.dataLength, deallocator: .custom { _, _ in free(base) })
+            if parsed.dataLength == 0 { free(base) }
+            return .entry(metadata: metadata, data: data, fileSize: status.size, modified: status.modified)
+        }
+
+        /// Enough for the header, a URL-sized key and a typical metadata record in one read.
+        static let firstReadLength = 4096
+
+        /// Writes a complete entry file at `path` (a fresh temporary name); returns its length,
+        /// or `nil` on error.
+        /// The file's modification time is set to `metadata.storedDate`, so the directory scan
+        /// learns every entry's age from `stat` alone and agrees with an injected clock.
+        static func write(path: String, key: [UInt8], metadata: Metadata, data: UnsafeRawBufferPointer, durable: Bool) -> Int? {
+            let metadataBytes = metadata.encoded()
+            var prefix = encodeHeader(key: key, metadata: metadataBytes, data: data)
+            prefix.append(contentsOf: key)
+            prefix.append(contentsOf: metadataBytes)
+            let fd = POSIXFile.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+            guard fd >= 0 else { return nil }
+            let written = prefix.withUnsafeBytes { POSIXFile.writeFully(fd, [$0, data]) }
+            let stored = metadata.storedDate.timeIntervalSince1970
+            let seconds = stored.rounded(.down)
+            let time = timespec(tv_sec: Int(seconds), tv_nsec: Int((stored - seconds) * 1e9))
+            _ = [time, time].withUnsafeBufferPointer { futimens(fd, $0.baseAddress) }
+            let synced = !durable || fsync(fd) == 0
+            POSIXFile.close(fd)
+            return written && synced ? prefix.count + data.count : nil
+        }
+    }
+}

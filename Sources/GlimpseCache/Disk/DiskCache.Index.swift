@@ -1,0 +1,107 @@
+extension DiskCache {
+    /// What the cache knows about its directory, kept in memory behind the cache's `Mutex`:
+    /// entry files by name in least-recently-used order, with sizes and timestamps.
+    ///
+    /// Recency is the cache's own bookkeeping (this list plus the access journal), never file
+    /// access times, which `noatime` and overlay filesystems do not maintain. The files remain
+    /// the truth: the index only decides what to evict and answers `count`/`totalSize`.
+    struct Index {
+        struct Entry {
+            /// Bytes of the whole entry file.
+            var size: Int
+            /// Write time (file modification time), nanoseconds since 1970.
+            var stored: Int64
+            /// Last read through this cache or one sharing the journal, nanoseconds since 1970.
+            var lastUsed: Int64
+        }
+
+        var list = LRUList<String, Entry>()
+        /// `false` until the initial directory scan has been merged.
+        var isLoaded = false
+        /// Names removed while the scan ran, so the merge does not resurrect them.
+        var removedWhileLoading: Set<String> = []
+        var clearedWhileLoading = false
+        /// Journal lines not yet appended to the journal file.
+        var pendingJournal: [UInt8] = []
+        var pendingJournalLines = 0
+        /// Lines believed to be in the journal file (drives compaction).
+        var journalLines = 0
+
+        var totalSize: Int { list.totalCost }
+        var count: Int { list.count }
+
+        mutating func recordWrite(_ name: String, size: Int, now: Int64) {
+            list.insert(name, value: Entry(size: size, stored: now, lastUsed: now), cost: size, expiry: nil)
+            removedWhileLoading.remove(name)
+        }
+
+        mutating func recordAccess(_ name: String, size: Int, stored: Int64, now: Int64) {
+            if list.touch(name) != nil {
+                if let slot = list.slot(for: name) { list.update(slot) { $0.lastUsed = now } }
+            } else {
+                // Written by another process, or not scanned yet: adopt it as most recent.
+                list.insert(name, value: Entry(size: size, stored: stored, lastUsed: now), cost: size, expiry: nil)
+            }
+            DiskCache.Journal.appendLine(name: name, time: now, to: &pendingJournal)
+            pendingJournalLines += 1
+        }
+
+        mutating func recordRemoval(_ name: String) {
+            list.remove(name)
+            if !isLoaded { removedWhileLoading.insert(name) }
+        }
+
+        mutating func recordRemoveAll() {
+            list.removeAll()
+            pendingJournal.removeAll()
+            pendingJournalLines = 0
+            if !isLoaded { clearedWhileLoading = true }
+        }
+
+        /// Merges the scanned directory under everything seen since opening; `scanned` is
+        /// ordered oldest first.
+        mutating func merge(scanned: [(name: String, entry: Entry)]) {
+            if !clearedWhileLoading {
+                for item in scanned.reversed() where !removedWhileLoading.contains(item.name) {
+                    list.insertAsOldest(item.name, value: item.entry, cost: item.entry.size, expiry: nil)
+                }
+            }
+            removedWhileLoading = []
+            clearedWhileLoading = false
+            isLoaded = true
+        }
+
+        /// Evicts least recently used names when a limit is exceeded, down to the trim ratio.
+        /// The most recent entry is kept so a fresh write is never its own victim.
+        mutating func namesToEvict(sizeLimit: Int, countLimit: Int?, trimRatio: Double) -> [String] {
+            let overSize = list.totalCost > sizeLimit
+            let overCount = countLimit.map { list.count > $0 } ?? false
+            guard overSize || overCount else { return [] }
+            let ratio = min(max(trimRatio, 0), 1)
+            let sizeTarget = Int(Double(sizeLimit) * ratio)
+            let countTarget = countLimit.map { Int(Double($0) * ratio) } ?? .max
+            var evicted: [String] = []
+            while list.count > 1, list.totalCost > sizeTarget || list.count > countTarget,
+                  let node = list.removeOldest() {
+                evicted.append(node.key)
+            }
+            return evicted
+        }
+
+        /// Names whose write time is before `cutoff` (nanoseconds since 1970).
+        mutating func removeStored(before cutoff: Int64) -> [String] {
+            let expired = list.nodes.compactMap { $0.value.stored < cutoff ? $0.key : nil }
+            for name in expired { list.remove(name) }
+            return expired
+        }
+
+        mutating func takePendingJournal() -> [UInt8] {
+            defer {
+                journalLines += pendingJournalLines
+                pendingJournal = []
+                pendingJournalLines = 0
+            }
+            return pendingJournal
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+extension DiskCache {
+    /// The small record stored beside each entry's data, readable without reading the data
+    /// (HTTP validators for revalidation per RFC 9111 §4.3, plus provenance).
+    public struct Metadata: Sendable, Equatable {
+        /// `ETag` response header (RFC 9110 §8.8.3).
+        public var etag: String?
+        /// `Last-Modified` response header (RFC 9110 §8.8.2).
+        public var lastModified: String?
+        /// `Content-Type` response header (RFC 9110 §8.3).
+        public var contentType: String?
+        /// Where the bytes came from.
+        public var originalURL: String?
+        /// When the entry was written; set by the cache on `setData`, max age counts from it.
+        public var storedDate: Date
+
+        public init(
+            etag: String? = nil,
+            lastModified: String? = nil,
+            contentType: String? = nil,
+            originalURL: String? = nil,
+            storedDate: Date = Date(timeIntervalSince1970: 0)
+        ) {
+            self.etag = etag
+            self.lastModified = lastModified
+            self.contentType = contentType
+            self.originalURL = originalURL
+            self.storedDate = storedDate
+        }
+    }
+}
+
+extension DiskCache.Metadata {
+    private static let absent: UInt32 = .max
+
+    /// Layout: stored date (Int64 LE, milliseconds since 1970), then four optional strings,
+    /// each a UInt32 LE byte length (`0xFFFFFFFF` = absent) followed by UTF-8 bytes.
+    func encoded() -> [UInt8] {
+        var bytes: [UInt8] = []
+        let milliseconds = Int64((storedDate.timeIntervalSince1970 * 1000).rounded())
+        bytes.appendLittleEndian(UInt64(bitPattern: milliseconds))
+        for field in [etag, lastModified, contentType, originalURL] {
+            if let field {
+                let utf8 = Array(field.utf8)
+                bytes.appendLittleEndian(UInt32(truncatingIfNeeded: utf8.count))
+                bytes.append(contentsOf: utf8)
+            } else {
+                bytes.appendLittleEndian(Self.absent)
+            }
+        }
+        return bytes
+    }
+
+    /// Parses `encoded()` output; `nil` for anything malformed.
+    init?(decoding bytes: ArraySlice<UInt8>) {
+        var reader = ByteReader(bytes)
+        guard let milliseconds = reader.readUInt64() else { return nil }
+        var fields: [String?] = []
+        for _ in 0..<4 {
+            guard let length = reader.readUInt32() else { return nil }
+            if length == Self.absent {
+                fields.append(nil)
+                continue
+            }
+            guard let utf8 = reader.read(count: Int(length)) else { return nil }
+            fields.append(String(decoding: utf8, as: UTF8.self))
+        }
+        guard reader.isAtEnd else { return nil }
+        self.init(
+            etag: fields[0], lastModified: fields[1], contentType: fields[2], originalURL: fields[3],
+            storedDate: Date(timeIntervalSince1970: Double(Int64(bitPattern: milliseconds)) / 1000)
+        )
+    }
+}

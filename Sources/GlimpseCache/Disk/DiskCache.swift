@@ -1,0 +1,298 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A crash-safe, size-limited cache of byte blobs on disk, one file per entry.
+///
+/// - Entry files are named by the SHA-256 (FIPS 180-4) of the key, so no key can escape the
+///   directory, and laid out as described in `EntryFile` (header with magic, version, lengths
+///   and checksums; key; metadata record; data).
+/// - Writes go to a temporary file in the same directory and are renamed into place
+///   (`rename(2)` is atomic within a filesystem, POSIX.1-2017 `rename`): after a crash or
+///   `kill -9` at any moment every entry is complete or absent, and processes sharing the
+///   directory never read a torn entry. A corrupt, truncated or unreadable entry is a miss
+///   and is removed.
+/// - Size, count and age limits are enforced on every write: least recently used entries are
+///   evicted down to `trimRatio` of the limit. Recency is kept by the cache (`Index`,
+///   `Journal`), not by file access times.
+/// - Opening returns at once; the directory is scanned in the background and reads are served
+///   from the files meanwhile. `count` and `totalSize` wait for that scan.
+///
+/// Each process keeps its own index: entries another process writes count towards this
+/// process's limits once it reads them or reopens the directory.
+public final class DiskCache: Sendable {
+    public let configuration: Configuration
+    /// The namespace directory's path.
+    public let path: String
+
+    private let index = Mutex(Index())
+    private let loaded = DispatchGroup()
+    private let temporaryCounter = Atomic<Int>(0)
+    let ioQueue = DispatchQueue(label: "glimpse.disk-cache.io", attributes: .concurrent)
+    private static let journalBatch = 256
+
+    /// Opens (creating when missing) the namespace directory and starts the background scan.
+    public init(configuration: Configuration) throws(DiskCache.Error) {
+        self.configuration = configuration
+        self.path = configuration.directory.standardizedFileURL.path
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw .directoryUnavailable(path: path)
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .directoryUnavailable(path: path)
+        }
+        loaded.enter()
+        let loaded = self.loaded, path = self.path
+        // Weak: a cache released before its scan ends must deinit (and flush) right away.
+        DispatchQueue.global(qos: .utility).async { [weak self] in
+            configuration.beforeInitialScan?()
+            let result = DirectoryScan.run(directory: path, now: Self.nanoseconds(configuration.clock.now()))
+            self?.merge(result)
+            loaded.leave()
+        }
+    }
+
+    private func merge(_ result: DirectoryScan.Result) {
+        let (evicted, expired) = index.withLock { index in
+            index.merge(scanned: result.entries)
+            index.journalLines += result.journalLines
+            return (evictionCandidates(&index), expiredCandidates(&index))
+        }
+        deleteFiles(evicted + expired)
+        compactJournalIfNeeded()
+    }
+
+    deinit {
+        flush()
+    }
+
+    /// Whether the initial directory scan has been merged into the index.
+    public var isIndexLoaded: Bool { index.withLock { $0.isLoaded } }
+
+    /// Blocks until the initial directory scan has been merged.
+    public func waitUntilIndexLoaded() {
+        loaded.wait()
+    }
+
+    // MARK: Reading
+
+    /// The data stored for `key`; `nil` when absent, expired or corrupt (the latter two are
+    /// removed). Marks the entry most recently used.
+    public func data(forKey key: String) -> Data? {
+        guard case .entry(_, let data?) = read(key: key, includeData: true) else { return nil }
+        return data
+    }
+
+    /// The metadata stored for `key` without reading its data; same miss rules as `data`.
+    public func metadata(forKey key: String) -> Metadata? {
+        guard case .entry(let metadata, _) = read(key: key, includeData: false) else { return nil }
+        return metadata
+    }
+
+    /// Data and metadata together, from one read of the file.
+    public func entry(forKey key: String) -> (data: Data, metadata: Metadata)? {
+        guard case .entry(let metadata, let data?) = read(key: key, includeData: true) else { return nil }
+        return (data, metadata)
+    }
+
+    /// Whether a valid, unexpired entry exists for `key` (reads its header and metadata).
+    /// Unlike reads, it does not make the entry more recently used.
+    public func contains(_ key: String) -> Bool {
+        guard case .entry = read(key: key, includeData: false, touch: false) else { return false }
+        return true
+    }
+
+    // MARK: Writing
+
+    /// Stores `data` with `metadata` for `key`, atomically replacing any previous entry, then
+    /// evicts least recently used entries if a limit is exceeded. `metadata.storedDate` is set
+    /// to the current time.
+    public func setData(_ data: Data, metadata: Metadata = Metadata(), forKey key: String) throws(DiskCache.Error) {
+        let name = Self.fileName(forKey: key)
+        let keyBytes = Array(key.utf8)
+        var metadata = metadata
+        // Millisecond precision: what the metadata record keeps, so file time and record agree.
+        let writeTime = Self.nanoseconds(configuration.clock.now()) / 1_000_000 * 1_000_000
+        metadata.storedDate = Date(timeIntervalSince1970: Double(writeTime / 1_000_000) / 1e3)
+        let estimated = EntryFile.headerLength + keyBytes.count + data.count + 64
+        guard estimated <= configuration.sizeLimit else {
+            throw .entryTooLarge(size: estimated, limit: configuration.sizeLimit)
+        }
+        let temporary = path + "/" + temporaryName()
+        let written = data.withUnsafeBytes { bytes in
+            EntryFile.write(path: temporary, key: keyBytes, metadata: metadata, data: bytes,
+                            durable: configuration.durableWrites)
+        }
+        guard let size = written else {
+            let code = POSIXFile.lastError
+            POSIXFile.unlink(temporary)
+            throw .io(operation: "write", errno: code)
+        }
+        guard POSIXFile.rename(temporary, path + "/" + name) else {
+            let code = POSIXFile.lastError
+            POSIXFile.unlink(temporary)
+            throw .io(operation: "rename", errno: code)
+        }
+        let evicted = index.withLock { index in
+            index.recordWrite(name, size: size, now: writeTime)
+            return evictionCandidates(&index)
+        }
+        deleteFiles(evicted)
+    }
+
+    /// Removes the entry for `key`, if any.
+    public func remove(_ key: String) {
+        let name = Self.fileName(forKey: key)
+        POSIXFile.unlink(path + "/" + name)
+        index.withLock { $0.recordRemoval(name) }
+    }
+
+    /// Removes every entry (and the journal) from the directory.
+    public func removeAll() {
+        index.withLock { $0.recordRemoveAll() }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        for name in names where Journal.entryName(Array(name.utf8)) != nil || name == Journal.fileName {
+            POSIXFile.unlink(path + "/" + name)
+        }
+    }
+
+    /// Removes entries older than `maxAge` (waits for the initial scan).
+    public func removeExpired() {
+        waitUntilIndexLoaded()
+        deleteFiles(index.withLock { expiredCandidates(&$0) })
+    }
+
+    /// Appends buffered recency records to the journal. Called automatically in batches and
+    /// when the cache is released; call it before handing the directory to another process.
+    public func flush() {
+        let pending = index.withLock { $0.takePendingJournal() }
+        Journal.append(pending, directory: path)
+    }
+
+    // MARK: Figures
+
+    /// Total bytes of entry files known to this cache (waits for the initial scan).
+    public var totalSize: Int {
+        waitUntilIndexLoaded()
+        return index.withLock { $0.totalSize }
+    }
+
+    /// Number of entries known to this cache (waits for the initial scan).
+    public var count: Int {
+        waitUntilIndexLoaded()
+        return index.withLock { $0.count }
+    }
+
+    /// Entry names from least to most recently used; for tests and diagnostics.
+    var namesByRecency: [String] {
+        waitUntilIndexLoaded()
+        return index.withLock { Array($0.list.keysByRecency().reversed()) }
+    }
+
+    /// The file name for `key`: 64 lowercase hex digits of SHA-256 over its UTF-8 bytes.
+    public static func fileName(forKey key: String) -> String {
+        SHA256.hexDigest(key.utf8)
+    }
+
+    /// The full path of the entry file for `key`.
+    public func filePath(forKey key: String) -> String {
+        path + "/" + Self.fileName(forKey: key)
+    }
+
+    // MARK: Internals
+
+    private enum ReadOutcome {
+        case miss
+        case entry(Metadata, Data?)
+    }
+
+    private func read(key: String, includeData: Bool, touch: Bool = true) -> ReadOutcome {
+        let name = Self.fileName(forKey: key)
+        let filePath = path + "/" + name
+        switch EntryFile.read(path: filePath, key: Array(key.utf8), includeData: includeData) {
+        case .missing:
+            index.withLock { $0.recordRemoval(name) }
+            return .miss
+        case .otherKey:
+            return .miss
+        case .corrupt(let inode):
+            discard(name: name, inode: inode)
+            return .miss
+        case .entry(let metadata, let data, let fileSize, _):
+            let time = now()
+            let stored = Int64((metadata.storedDate.timeIntervalSince1970 * 1e9).rounded())
+            if configuration.maxAge > .zero,
+               time - stored > Self.nanoseconds(configuration.maxAge) {
+                discard(name: name, inode: nil)
+                return .miss
+            }
+            guard touch else { return .entry(metadata, data) }
+            let flushNeeded = index.withLock { index in
+                index.recordAccess(name, size: fileSize, stored: stored, now: time)
+                return index.pendingJournalLines >= Self.journalBatch
+            }
+            if flushNeeded {
+                flush()
+                compactJournalIfNeeded()
+            }
+            return .entry(metadata, data)
+        }
+    }
+
+    /// Deletes a bad or expired entry, unless another writer has replaced the file since it
+    /// was read (a different inode), in which case the new entry is left alone.
+    private func discard(name: String, inode: UInt64?) {
+        let filePath = path + "/" + name
+        if inode == nil || POSIXFile.inode(atPath: filePath) == inode {
+            POSIXFile.unlink(filePath)
+        }
+        index.withLock { $0.recordRemoval(name) }
+    }
+
+    private func evictionCandidates(_ index: inout Index) -> [String] {
+        index.namesToEvict(sizeLimit: configuration.sizeLimit, countLimit: configuration.countLimit,
+                           trimRatio: configuration.trimRatio)
+    }
+
+    private func expiredCandidates(_ index: inout Index) -> [String] {
+        guard configuration.maxAge > .zero else { return [] }
+        return index.removeStored(before: now() - Self.nanoseconds(configuration.maxAge))
+    }
+
+    private func deleteFiles(_ names: [String]) {
+        for name in names { POSIXFile.unlink(path + "/" + name) }
+    }
+
+    private func compactJournalIfNeeded() {
+        let snapshot: [(name: String, lastUsed: Int64)]? = index.withLock { index in
+            guard index.isLoaded, index.journalLines > max(4 * index.count, 4096) else { return nil }
+            index.journalLines = 0
+            return index.list.nodes.compactMap { node in
+                node.value.lastUsed > node.value.stored ? (node.key, node.value.lastUsed) : nil
+            }
+        }
+        guard let snapshot else { return }
+        Journal.rewrite(snapshot, directory: path, temporaryName: temporaryName())
+        index.withLock { $0.journalLines += snapshot.count }
+    }
+
+    /// A name no other writer uses: prefix, process id, a per-cache counter and randomness
+    /// (two caches in one process may share a directory).
+    private func temporaryName() -> String {
+        let serial = temporaryCounter.add(1, ordering: .relaxed).newValue
+        return "\(DirectoryScan.temporaryPrefix)\(getpid())-\(serial)-\(UInt32.random(in: .min ... .max))"
+    }
+
+    private func now() -> Int64 {
+        Self.nanoseconds(configuration.clock.now())
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? (seconds < 0 ? .min : .max) : scaled &+ attoseconds / 1_000_000_000
+    }
+}

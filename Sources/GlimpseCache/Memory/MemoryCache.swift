@@ -1,0 +1,196 @@
+import Synchronization
+
+/// A thread-safe least-recently-used memory cache with cost and count limits.
+///
+/// Each shard is one value-type `LRUList` behind a `Mutex`, so every operation is O(1) and
+/// the class is `Sendable` without unchecked conformances. Both limits are enforced on every
+/// insert: least recently used entries are evicted until the cache fits again.
+///
+/// With the default single shard the order is strictly LRU over the whole cache. Every hit
+/// reorders the list, so threads hitting one cache contend for its lock; `shardCount > 1`
+/// splits the keys (by hash) and the limits over independent shards, trading global
+/// strictness (order and limits hold per shard) for parallel throughput.
+public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    @usableFromInline
+    struct State {
+        @usableFromInline var list: LRUList<Key, Value>
+        @usableFromInline var statistics = Statistics()
+
+        @usableFromInline
+        init(list: LRUList<Key, Value>) {
+            self.list = list
+        }
+    }
+
+    /// A class box because `Mutex` is non-copyable and cannot sit in an array directly.
+    @usableFromInline
+    final class Shard: Sendable {
+        @usableFromInline let state: Mutex<State>
+
+        @usableFromInline
+        init(capacity: Int) {
+            state = Mutex(State(list: LRUList(minimumCapacity: capacity)))
+        }
+    }
+
+    public let configuration: Configuration
+    // Inlinable API so that callers in other modules get code specialised for their Key and
+    // Value: unspecialised generic dictionary and array access costs ten times more.
+    @usableFromInline let shards: [Shard]
+    @usableFromInline let shardMask: Int
+    @usableFromInline let shardCostLimit: Int
+    @usableFromInline let shardCountLimit: Int
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        // A power of two so that a mask picks the shard.
+        var count = 1
+        while count < min(max(configuration.shardCount, 1), 256) { count <<= 1 }
+        shardMask = count - 1
+        shardCostLimit = count == 1 ? configuration.costLimit : max(configuration.costLimit / count, 0)
+        shardCountLimit = count == 1 ? configuration.countLimit : max(configuration.countLimit / count, 1)
+        let capacity = shardCountLimit == .max ? 0 : min(shardCountLimit, 1 << 16)
+        shards = (0..<count).map { _ in Shard(capacity: capacity) }
+    }
+
+    public convenience init(costLimit: Int, countLimit: Int = .max) {
+        self.init(configuration: Configuration(costLimit: costLimit, countLimit: countLimit))
+    }
+
+    @inlinable
+    func shard(for key: Key) -> Shard {
+        shardMask == 0 ? shards[0] : shards[key.hashValue & shardMask]
+    }
+
+    /// The value for `key`, marking it most recently used; `nil` when absent or expired.
+    @inlinable
+    public func value(forKey key: Key) -> Value? {
+        let clock = configuration.clock
+        return shard(for: key).state.withLock { state -> Value? in
+            guard let slot = state.list.touch(key) else {
+                state.statistics.misses += 1
+                return nil
+            }
+            if let expiry = state.list.nodes[slot].expiry, clock.now() >= expiry {
+                state.list.remove(key)
+                state.statistics.misses += 1
+                return nil
+            }
+            state.statistics.hits += 1
+            return state.list.nodes[slot].value
+        }
+    }
+
+    /// Whether a live entry exists for `key`; does not change recency or counters.
+    @inlinable
+    public func contains(_ key: Key) -> Bool {
+        let clock = configuration.clock
+        return shard(for: key).state.withLock { state in
+            guard let node = state.list.peek(key) else { return false }
+            if let expiry = node.expiry { return clock.now() < expiry }
+            return true
+        }
+    }
+
+    /// Stores `value` as the most recently used entry and evicts until both limits hold.
+    ///
+    /// - Parameters:
+    ///   - cost: the entry's share of `costLimit` (bytes for images).
+    ///   - timeToLive: overrides the configuration's default; `nil` uses the default.
+    /// - Returns: `false` when the entry was refused because its cost exceeds
+    ///   `entryCostLimitRatio × costLimit` (any older value for `key` is removed then too).
+    @inlinable @discardableResult
+    public func setValue(_ value: Value, forKey key: Key, cost: Int = 1, timeToLive: Duration? = nil) -> Bool {
+        let configuration = self.configuration
+        let cost = max(cost, 0)
+        let ttl = timeToLive ?? configuration.timeToLive
+        let expiry = ttl.map { configuration.clock.now() + $0 }
+        let refused = Double(cost) > Double(configuration.costLimit) * configuration.entryCostLimitRatio
+            || cost > shardCostLimit
+        let costLimit = shardCostLimit, countLimit = shardCountLimit
+        return shard(for: key).state.withLock { state -> Bool in
+            if refused {
+                state.list.remove(key)
+                return false
+            }
+            state.list.insert(key, value: value, cost: cost, expiry: expiry)
+            Self.evict(&state, costLimit: costLimit, countLimit: countLimit)
+            return true
+        }
+    }
+
+    /// Removes and returns the value for `key`.
+    @inlinable @discardableResult
+    public func removeValue(forKey key: Key) -> Value? {
+        shard(for: key).state.withLock { $0.list.remove(key)?.value }
+    }
+
+    @inlinable
+    public func removeAll() {
+        for shard in shards { shard.state.withLock { $0.list.removeAll() } }
+    }
+
+    /// Evicts least recently used entries until the total cost is at most `cost` (each shard
+    /// to its share).
+    @inlinable
+    public func trim(toCost cost: Int) {
+        let share = cost / shards.count
+        for shard in shards { shard.state.withLock { Self.evict(&$0, costLimit: share, countLimit: .max) } }
+    }
+
+    /// Evicts least recently used entries until at most `count` remain (each shard to its share).
+    @inlinable
+    public func trim(toCount count: Int) {
+        let share = count / shards.count
+        for shard in shards { shard.state.withLock { Self.evict(&$0, costLimit: .max, countLimit: share) } }
+    }
+
+    /// Drops every expired entry now (expired entries are otherwise dropped when read).
+    @inlinable
+    public func removeExpired() {
+        let now = configuration.clock.now()
+        for shard in shards {
+            shard.state.withLock { state in
+                let expired = state.list.nodes.compactMap { node in
+                    node.expiry.flatMap { $0 <= now ? node.key : nil }
+                }
+                for key in expired { state.list.remove(key) }
+            }
+        }
+    }
+
+    @inlinable
+    public var totalCost: Int { shards.reduce(0) { sum, shard in sum + shard.state.withLock { $0.list.totalCost } } }
+
+    @inlinable
+    public var count: Int { shards.reduce(0) { sum, shard in sum + shard.state.withLock { $0.list.count } } }
+
+    /// Counters since creation, with the current cost and count.
+    @inlinable
+    public var statistics: Statistics {
+        var total = Statistics()
+        for shard in shards {
+            shard.state.withLock { state in
+                total.hits += state.statistics.hits
+                total.misses += state.statistics.misses
+                total.evictions += state.statistics.evictions
+                total.totalCost += state.list.totalCost
+                total.count += state.list.count
+            }
+        }
+        return total
+    }
+
+    /// Keys from most to least recently used (shard after shard when sharded); for
+    /// diagnostics and tests.
+    @inlinable
+    public var keysByRecency: [Key] { shards.flatMap { shard in shard.state.withLock { $0.list.keysByRecency() } } }
+
+    @inlinable
+    static func evict(_ state: inout State, costLimit: Int, countLimit: Int) {
+        while state.list.totalCost > costLimit || state.list.count > countLimit,
+              state.list.removeOldest() != nil {
+            state.statistics.evictions += 1
+        }
+    }
+}

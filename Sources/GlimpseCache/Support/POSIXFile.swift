@@ -1,0 +1,88 @@
+// Linux (glibc) only, like the rest of Glimpse's I/O.
+import Glibc
+
+/// Thin, retrying wrappers over the POSIX calls the disk cache needs. The cache talks to the
+/// kernel directly because `rename(2)` atomicity, `O_EXCL` temporary files and `pread(2)`
+/// into caller-owned buffers are the whole point, and FileManager hides them.
+enum POSIXFile {
+    static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) -> Int32 {
+        while true {
+            let fd = path.withCString { Glibc.open($0, flags | O_CLOEXEC, mode) }
+            if fd >= 0 || errno != EINTR { return fd }
+        }
+    }
+
+    static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+
+    /// Reads exactly `count` bytes at `offset`; `false` on error or early end of file.
+    static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, offset: Int) -> Bool {
+        var done = 0
+        while done < count {
+            let result = pread(fd, buffer + done, count - done, off_t(offset + done))
+            if result > 0 {
+                done += result
+            } else if result < 0 && errno == EINTR {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Writes all bytes of every buffer in order; `false` on error.
+    static func writeFully(_ fd: Int32, _ buffers: [UnsafeRawBufferPointer]) -> Bool {
+        for buffer in buffers {
+            guard let base = buffer.baseAddress else { continue }
+            var done = 0
+            while done < buffer.count {
+                let result = Glibc.write(fd, base + done, buffer.count - done)
+                if result > 0 {
+                    done += result
+                } else if result < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return false
+                }
+            }
+        }
+        return true
+    }
+
+    /// `(size, inode, modification time in nanoseconds since 1970)` of an open file.
+    static func status(_ fd: Int32) -> (size: Int, inode: UInt64, modified: Int64)? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return (Int(info.st_size), UInt64(info.st_ino), nanoseconds(info.st_mtim))
+    }
+
+    /// Like `status` for a path relative to an open directory, without following symlinks.
+    static func status(in directory: Int32, name: UnsafePointer<CChar>) -> (size: Int, inode: UInt64, modified: Int64, isRegular: Bool)? {
+        var info = stat()
+        guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return (Int(info.st_size), UInt64(info.st_ino), nanoseconds(info.st_mtim), (info.st_mode & S_IFMT) == S_IFREG)
+    }
+
+    static func inode(atPath path: String) -> UInt64? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return UInt64(info.st_ino)
+    }
+
+    static func rename(_ from: String, _ to: String) -> Bool {
+        Glibc.rename(from, to) == 0
+    }
+
+    @discardableResult
+    static func unlink(_ path: String) -> Bool {
+        Glibc.unlink(path) == 0
+    }
+
+    static var lastError: Int32 { errno }
+
+    private static func nanoseconds(_ time: timespec) -> Int64 {
+        Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    }
+}

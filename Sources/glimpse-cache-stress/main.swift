@@ -1,0 +1,82 @@
+// A child process for GlimpseCache's tests: writes entries to a DiskCache directory so the
+// tests can kill it mid-write (SIGKILL) or run two writers on one directory.
+//
+//   glimpse-cache-stress loop DIR KEYS       write forever, keys "k0"..."k<KEYS-1>"
+//   glimpse-cache-stress write DIR KEYS N ID write N entries, then exit 0
+//
+// Each payload is self-describing (see `payload`), so a reader can verify any entry exactly.
+import Foundation
+import GlimpseCache
+
+/// "key=<key>;gen=<gen>;" followed by bytes from an LCG seeded by that prefix, `size` long.
+/// Tests rebuild the payload from its own prefix and compare byte for byte.
+func payload(key: String, generation: Int, size: Int) -> Data {
+    var bytes = Array("key=\(key);gen=\(generation);".utf8)
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    for byte in bytes { state = (state ^ UInt64(byte)) &* 0x100_0000_01B3 }
+    while bytes.count < size {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        bytes.append(UInt8(truncatingIfNeeded: state >> 33))
+    }
+    return Data(bytes)
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    exit(2)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, let keys = Int(arguments[3]), keys > 0 else {
+    fail("usage: glimpse-cache-stress loop DIR KEYS | write DIR KEYS N ID")
+}
+let configuration = DiskCache.Configuration(directory: URL(fileURLWithPath: arguments[2]), maxAge: .zero)
+let cache: DiskCache
+do {
+    cache = try DiskCache(configuration: configuration)
+} catch {
+    fail("\(error)")
+}
+
+switch arguments[1] {
+case "loop":
+    var generation = 0
+    while true {
+        let key = "k\(generation % keys)"
+        // Sizes vary so that a torn write would show up as a length mismatch too.
+        let size = 1000 + (generation * 7919) % 60_000
+        do {
+            try cache.setData(payload(key: key, generation: generation, size: size), forKey: key)
+        } catch {
+            fail("\(error)")
+        }
+        if generation == keys {
+            FileHandle.standardOutput.write(Data("ready\n".utf8))
+        }
+        generation += 1
+    }
+case "write":
+    guard arguments.count >= 6, let count = Int(arguments[4]) else { fail("write needs N and ID") }
+    let writer = arguments[5]
+    for index in 0..<count {
+        let key = "k\(index % keys)"
+        do {
+            try cache.setData(payload(key: key, generation: index, size: 500 + (index * 131) % 9000),
+                              metadata: DiskCache.Metadata(etag: writer), forKey: key)
+        } catch {
+            fail("\(error)")
+        }
+        // Read back another key now and then: a torn entry written by the other process would
+        // show up here as a mismatch.
+        if index % 5 == 0, let data = cache.data(forKey: "k\((index * 7) % keys)"),
+           let text = String(data: data.prefix(64), encoding: .isoLatin1),
+           let keyPart = text.split(separator: ";").first, let genPart = text.split(separator: ";").dropFirst().first,
+           let generation = Int(genPart.dropFirst(4)),
+           data != payload(key: String(keyPart.dropFirst(4)), generation: generation, size: data.count) {
+            fail("torn entry read back for k\((index * 7) % keys)")
+        }
+    }
+    cache.flush()
+default:
+    fail("unknown mode \(arguments[1])")
+}

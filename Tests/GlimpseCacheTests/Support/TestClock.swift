@@ -1,0 +1,19 @@
+import GlimpseCache
+import Synchronization
+
+/// A clock that only moves when a test says so.
+final class TestClock: Sendable {
+    private let time: Mutex<Duration>
+
+    init(start: Duration = .seconds(1_000_000)) {
+        time = Mutex(start)
+    }
+
+    func advance(by duration: Duration) {
+        time.withLock { $0 += duration }
+    }
+
+    var cacheClock: CacheClock {
+        CacheClock { [self] in time.withLock { $0 } }
+    }
+}
