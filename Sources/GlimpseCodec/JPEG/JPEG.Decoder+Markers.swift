@@ -128,7 +128,7 @@ extension JPEG.Decoder {
     }
 
     mutating func startScan(_ body: ArraySlice<UInt8>) throws(DecodingError) {
-        guard let frame, let layout else { throw .malformed("SOS before SOF") }
+        guard let frame, var layout else { throw .malformed("SOS before SOF") }
         scanCount += 1
         if scanCount > options.limits.maxScans { throw .limitExceeded(.scans) }
         let header = try JPEG.ScanHeader(parsing: body, frame: frame)
@@ -143,6 +143,10 @@ extension JPEG.Decoder {
             if frame.progressive {
                 coefficients = [Int16](repeating: 0, count: layout.coefficientCount)
             } else {
+                if header.components.count == count {
+                    layout = layout.withRingPlanes()
+                    self.layout = layout
+                }
                 planes = [UInt8](repeating: 0, count: layout.planeBytes)
                 output = [UInt8](repeating: 0, count: layout.outputWidth * layout.outputHeight * 4)
             }

@@ -32,6 +32,8 @@ extension JPEG {
             var restartsLeft: Int
             /// Progressive: where the search for the end of the scan resumes.
             var searchPosition: Int
+            /// Sequential: bytes the last MCU row took, to skip attempts that cannot succeed yet.
+            var lastRowBytes = 0
         }
 
         let options: DecodingOptions
@@ -163,33 +165,45 @@ extension JPEG {
                 let smoothing = JPEG.BlockSmoothing.applies(coefficientBits: coefficientBits, quant: componentQuant,
                                                             components: layout.components.count)
                 pixels = [UInt8](repeating: 0, count: layout.outputWidth * layout.outputHeight * 4)
-                var scratchPlanes = [UInt8](repeating: 0, count: layout.planeBytes)
+                // MCU row by MCU row through ring planes: transform, then convert the rows that are ready.
+                let ring = layout.withRingPlanes()
+                var ringPlanes = [UInt8](repeating: 0, count: ring.planeBytes)
+                let transform = self.transform
                 coefficients.withUnsafeBufferPointer { coefficients in
                     componentQuant.withUnsafeBufferPointer { quant in
-                        scratchPlanes.withUnsafeMutableBufferPointer { planes in
-                            // All three buffers were sized from `layout` when the first scan started.
-                            guard let c = coefficients.baseAddress, let q = quant.baseAddress, let p = planes.baseAddress else { return }
-                            if smoothing {
+                        ringPlanes.withUnsafeMutableBufferPointer { planes in
+                            pixels.withUnsafeMutableBufferPointer { out in
+                                // All four buffers were sized from `layout` when the first scan started.
+                                guard let c = coefficients.baseAddress, let q = quant.baseAddress, let p = planes.baseAddress,
+                                      let o = out.baseAddress else { return }
                                 let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 128)
                                 let block = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
                                 defer { workspace.deallocate(); block.deallocate() }
-                                for (index, component) in layout.components.enumerated() {
-                                    JPEG.BlockSmoothing.transform(
-                                        component: component, index: index, layout: layout,
-                                        bits: coefficientBits[(index * 10)..<(index * 10 + 10)],
-                                        coefficients: c, quant: q + index * 64, plane: p + component.planeOffset,
-                                        workspace: workspace, block: block, scratch: workspace + 64)
+                                var rendered = 0
+                                for mcuRow in 0..<ring.mcusY {
+                                    if smoothing {
+                                        for (index, component) in ring.components.enumerated() {
+                                            JPEG.BlockSmoothing.transform(
+                                                component: component, mcuRow: mcuRow, layout: ring,
+                                                bits: coefficientBits[(index * 10)..<(index * 10 + 10)],
+                                                coefficients: c, quant: q + index * 64, plane: p + component.planeOffset,
+                                                workspace: workspace, block: block, scratch: workspace + 64)
+                                        }
+                                    } else {
+                                        ring.transform(mcuRow: mcuRow, coefficients: c, quantTables: q, planes: p, workspace: workspace)
+                                    }
+                                    var ready = ring.outputHeight
+                                    for (index, component) in ring.components.enumerated() {
+                                        let rows = (mcuRow + 1) * component.v * component.blockSize
+                                        ready = min(ready, ring.outputRowsReady(component: index, planeRows: rows))
+                                    }
+                                    if ready > rendered {
+                                        ring.render(rows: rendered..<ready, planes: p, transform: transform, output: o)
+                                        rendered = ready
+                                    }
                                 }
-                            } else {
-                                layout.transformAll(coefficients: c, quantTables: q, planes: p)
                             }
                         }
-                    }
-                }
-                scratchPlanes.withUnsafeBufferPointer { planes in
-                    pixels.withUnsafeMutableBufferPointer { out in
-                        guard let p = planes.baseAddress, let o = out.baseAddress else { return }
-                        layout.render(rows: 0..<layout.outputHeight, planes: p, transform: transform, output: o)
                     }
                 }
             } else {

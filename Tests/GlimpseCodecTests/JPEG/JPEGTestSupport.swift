@@ -46,6 +46,9 @@ enum JPEGTestSupport {
         guard a.width == b.width, a.height == b.height, a.format == .rgba8, b.format == .rgba8 else {
             return Comparison(identicalPixels: 0, pixels: max(1, b.pixelCount), maxDifference: 255, sameSize: false)
         }
+        if a.bytes == b.bytes {
+            return Comparison(identicalPixels: a.pixelCount, pixels: a.pixelCount, maxDifference: 0, sameSize: true)
+        }
         var identical = 0, maxDifference = 0
         a.bytes.withUnsafeBufferPointer { x in
             b.bytes.withUnsafeBufferPointer { y in

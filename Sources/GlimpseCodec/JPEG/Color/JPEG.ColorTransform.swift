@@ -32,9 +32,12 @@ extension JPEG {
             switch self {
             case .grayscale:
                 let y = rows[0]
+                let words = UnsafeMutableRawPointer(out)
                 for x in 0..<width {
-                    let v = y[x], o = out + 4 &* x
-                    o[0] = v; o[1] = v; o[2] = v; o[3] = 255
+                    // One RGBA word per pixel (little-endian r, g, b, a): a loop the compiler vectorises.
+                    let v = UInt32(y[x])
+                    let word = v | v &<< 8 | v &<< 16 | 0xFF00_0000
+                    words.storeBytes(of: UInt32(littleEndian: word), toByteOffset: 4 &* x, as: UInt32.self)
                 }
             case .rgb:
                 let r = rows[0], g = rows[1], b = rows[2]

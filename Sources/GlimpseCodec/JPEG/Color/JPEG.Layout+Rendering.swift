@@ -20,18 +20,19 @@ extension JPEG.Layout {
         }
     }
 
-    /// Transforms every block of a progressive frame's coefficients into the planes.
-    func transformAll(coefficients: UnsafePointer<Int16>, quantTables: UnsafePointer<Int32>,
-                      planes: UnsafeMutablePointer<UInt8>) {
-        let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 128)
-        defer { workspace.deallocate() }
+    /// Transforms the blocks of MCU row `mcuRow` of a progressive frame's
+    /// coefficients into the planes (ring planes when the layout has them).
+    func transform(mcuRow: Int, coefficients: UnsafePointer<Int16>, quantTables: UnsafePointer<Int32>,
+                   planes: UnsafeMutablePointer<UInt8>, workspace: UnsafeMutablePointer<Int32>) {
         for (c, component) in components.enumerated() {
             let quant = quantTables + c * 64
             let size = component.blockSize
-            for by in 0..<component.blocksPerColumn {
+            for by in (mcuRow * component.v)..<((mcuRow + 1) * component.v) {
+                var y = by * size
+                if component.ringRows > 0 { y %= component.ringRows }
                 for bx in 0..<component.blocksPerLine {
                     let block = coefficients + component.coefficientOffset + (by * component.blocksPerLine + bx) * 64
-                    let out = planes + component.planeOffset + by * size * component.planeStride + bx * size
+                    let out = planes + component.planeOffset + y * component.planeStride + bx * size
                     JPEG.IDCT.transformBlock(block, quant: quant, size: size, out: out,
                                                 stride: component.planeStride, workspace: workspace, scratch: workspace + 64)
                 }

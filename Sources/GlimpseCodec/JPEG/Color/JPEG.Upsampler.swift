@@ -10,19 +10,22 @@ extension JPEG {
         @inline(__always)
         static func row(_ y: Int, component c: Layout.Component, plane: UnsafePointer<UInt8>,
                         scratch: UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8> {
-            let stride = c.planeStride
+            let stride = c.planeStride, ring = c.ringRows
+            @inline(__always) func rowAt(_ r: Int) -> UnsafePointer<UInt8> {
+                plane + (ring > 0 ? r % ring : r) &* stride
+            }
             let lastRow = c.sampleHeight - 1
             switch c.upsampling {
             case .none:
-                return plane + y &* stride
+                return rowAt(y)
             case .h2v1Fancy:
-                h2v1(plane + y &* stride, width: c.sampleWidth, out: scratch)
+                h2v1(rowAt(y), width: c.sampleWidth, out: scratch)
                 return UnsafePointer(scratch)
             case .h1v2Fancy:
                 let near = y >> 1
                 let far = (y & 1) == 0 ? max(near - 1, 0) : min(near + 1, lastRow)
                 let bias = (y & 1) == 0 ? 1 : 2
-                let p0 = plane + near &* stride, p1 = plane + far &* stride
+                let p0 = rowAt(near), p1 = rowAt(far)
                 for x in 0..<c.sampleWidth {
                     scratch[x] = UInt8(truncatingIfNeeded: (Int(p0[x]) &* 3 &+ Int(p1[x]) &+ bias) &>> 2)
                 }
@@ -30,10 +33,10 @@ extension JPEG {
             case .h2v2Fancy:
                 let near = y >> 1
                 let far = (y & 1) == 0 ? max(near - 1, 0) : min(near + 1, lastRow)
-                h2v2(plane + near &* stride, plane + far &* stride, width: c.sampleWidth, out: scratch)
+                h2v2(rowAt(near), rowAt(far), width: c.sampleWidth, out: scratch)
                 return UnsafePointer(scratch)
             case .replicate(let h, let v):
-                let source = plane + (y / v) &* stride
+                let source = rowAt(y / v)
                 var o = scratch
                 for x in 0..<c.sampleWidth {
                     o.update(repeating: source[x], count: h)
@@ -61,27 +64,27 @@ extension JPEG {
             out[2 &* width &- 1] = input[width &- 1]
         }
 
-        /// 2:1 triangle filter in both directions (9/16, 3/16, 3/16, 1/16).
+        /// 2:1 triangle filter in both directions (9/16, 3/16, 3/16, 1/16):
+        /// column sums 3·near + far first, then the horizontal step, written as
+        /// plain loops over pointers that the compiler vectorises.
         @inline(__always)
         static func h2v2(_ near: UnsafePointer<UInt8>, _ far: UnsafePointer<UInt8>, width: Int,
                          out: UnsafeMutablePointer<UInt8>) {
-            var this = Int(near[0]) &* 3 &+ Int(far[0])
-            var next = Int(near[1]) &* 3 &+ Int(far[1])
-            out[0] = UInt8(truncatingIfNeeded: (this &* 4 &+ 8) &>> 4)
-            out[1] = UInt8(truncatingIfNeeded: (this &* 3 &+ next &+ 7) &>> 4)
-            var last = this
-            this = next
-            var x = 2
-            while x < width {
-                next = Int(near[x]) &* 3 &+ Int(far[x])
-                out[2 &* x &- 2] = UInt8(truncatingIfNeeded: (this &* 3 &+ last &+ 8) &>> 4)
-                out[2 &* x &- 1] = UInt8(truncatingIfNeeded: (this &* 3 &+ next &+ 7) &>> 4)
-                last = this
-                this = next
-                x &+= 1
+            // Column sums fit in 16 bits (at most 4 * 255). Stack-sized chunks keep this allocation-free.
+            withUnsafeTemporaryAllocation(of: Int16.self, capacity: width &+ 2) { sums in
+                // `sums` has width + 2 slots: [0] and [width + 1] replicate the edges.
+                let sum = sums.baseAddress.unsafelyUnwrapped + 1
+                for x in 0..<width {
+                    sum[x] = Int16(truncatingIfNeeded: Int(near[x]) &* 3 &+ Int(far[x]))
+                }
+                sum[-1] = sum[0]
+                sum[width] = sum[width &- 1]
+                for x in 0..<width {
+                    let this = Int32(sum[x]) &* 3
+                    out[2 &* x] = UInt8(truncatingIfNeeded: (this &+ Int32(sum[x &- 1]) &+ 8) &>> 4)
+                    out[2 &* x &+ 1] = UInt8(truncatingIfNeeded: (this &+ Int32(sum[x &+ 1]) &+ 7) &>> 4)
+                }
             }
-            out[2 &* width &- 2] = UInt8(truncatingIfNeeded: (this &* 3 &+ last &+ 8) &>> 4)
-            out[2 &* width &- 1] = UInt8(truncatingIfNeeded: (this &* 4 &+ 7) &>> 4)
         }
     }
 }

@@ -86,41 +86,22 @@ extension JPEG {
 
         @inline(__always)
         mutating func consume(_ n: Int) {
-            buffer <<= UInt64(n)
+            buffer &<<= UInt64(n)
             count &-= n
         }
 
-        /// Reads `n` (0…16) bits as an unsigned value.
+        /// Reads one bit (a progressive correction or sign bit).
         @inline(__always)
-        mutating func bits(_ n: Int, _ bytes: UnsafeBufferPointer<UInt8>, final: Bool) -> Int {
-            if n == 0 { return 0 }
-            if count < n { refill(bytes, final: final) }
-            let value = Int(truncatingIfNeeded: buffer >> UInt64(64 &- n))
-            consume(n)
+        mutating func bit(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            if count < 1 { refill(bytes, final: true) }
+            let value = Int(truncatingIfNeeded: buffer &>> 63)
+            consume(1)
             return value
         }
 
-        /// Reads `n` magnitude bits and extends them to a signed value (T.81 §F.2.2.1, EXTEND).
-        @inline(__always)
-        mutating func receiveExtend(_ n: Int, _ bytes: UnsafeBufferPointer<UInt8>, final: Bool) -> Int {
-            if n == 0 { return 0 }
-            let value = bits(n, bytes, final: final)
-            return value < (1 << (n &- 1)) ? value &- (1 << n) &+ 1 : value
-        }
-
-        /// Decodes one Huffman symbol with the table at `table`; -1 for a code
-        /// that is not in the table.
-        @inline(__always)
-        mutating func decode(_ table: UnsafePointer<Int32>, _ bytes: UnsafeBufferPointer<UInt8>, final: Bool) -> Int {
-            if count < 16 { refill(bytes, final: final) }
-            let entry = Int(table[Int(truncatingIfNeeded: buffer >> 55)])
-            if entry != 0 {
-                consume(entry >> 8)
-                return entry & 0xFF
-            }
-            return decodeSlow(table)
-        }
-
+        /// Finishes decoding a Huffman symbol whose code is longer than the
+        /// lookahead (canonical decoding, T.81 F.2.2.3); -1 for a code not in
+        /// the table. Needs at least 16 bits in the buffer.
         mutating func decodeSlow(_ table: UnsafePointer<Int32>) -> Int {
             for length in 10...16 {
                 let code = Int(truncatingIfNeeded: buffer >> UInt64(64 - length))

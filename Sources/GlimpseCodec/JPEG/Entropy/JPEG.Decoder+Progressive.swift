@@ -38,7 +38,7 @@ extension JPEG.Decoder {
                             let c = layout.components[sc.index]
                             components[i] = JPEG.ScanComponent(
                                 index: sc.index, h: c.h, v: c.v, blockSize: c.blockSize, blocksPerLine: c.blocksPerLine,
-                                scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride,
+                                scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride, ringRows: c.ringRows,
                                 plane: nil, coefficients: coefficientBase + c.coefficientOffset,
                                 quant: quantBase + sc.index * 64,
                                 dcTable: tableBase + sc.dcTable * JPEG.HuffmanTables.stride,
@@ -68,6 +68,13 @@ extension JPEG.Decoder {
         let columns = interleaved ? layout.mcusX : components[0].scanBlocksX
         let rows = interleaved ? layout.mcusY : components[0].scanBlocksY
         let natural = JPEG.naturalOrder
+        // Locals live in registers; the scan state is written back on every exit.
+        var reader = scan.reader, eobRun = scan.eobRun, predictors = scan.predictors
+        defer {
+            scan.reader = reader
+            scan.eobRun = eobRun
+            scan.predictors = predictors
+        }
         return natural.withUnsafeBufferPointer { naturalBuffer -> JPEG.ScanStep in
             // 80 entries: every index below is at most 63 + 16.
             let zigzag = naturalBuffer.baseAddress.unsafelyUnwrapped
@@ -75,9 +82,9 @@ extension JPEG.Decoder {
                 for column in 0..<columns {
                     if restartInterval > 0 {
                         if scan.restartsLeft == 0 {
-                            _ = scan.reader.restart(bytes, final: true)
-                            scan.predictors = SIMD4()
-                            scan.eobRun = 0
+                            _ = reader.restart(bytes, final: true)
+                            predictors = SIMD4()
+                            eobRun = 0
                             scan.restartsLeft = restartInterval
                         }
                         scan.restartsLeft -= 1
@@ -93,19 +100,19 @@ extension JPEG.Decoder {
                                 let ok: Bool
                                 if header.ss == 0 {
                                     if header.ah == 0 {
-                                        var predictor = scan.predictors[i]
-                                        ok = decodeDCFirst(&scan.reader, bytes, c.dcTable, header.al, &predictor, block)
-                                        scan.predictors[i] = predictor
+                                        var predictor = predictors[i]
+                                        ok = decodeDCFirst(&reader, bytes, c.dcTable, header.al, &predictor, block)
+                                        predictors[i] = predictor
                                     } else {
-                                        if scan.reader.bits(1, bytes, final: true) != 0 {
+                                        if reader.bit(bytes) != 0 {
                                             block[0] |= Int16(truncatingIfNeeded: 1 << header.al)
                                         }
                                         ok = true
                                     }
                                 } else if header.ah == 0 {
-                                    ok = decodeACFirst(&scan.reader, bytes, c.acTable, header, &scan.eobRun, block, zigzag)
+                                    ok = decodeACFirst(&reader, bytes, c.acTable, header, &eobRun, block, zigzag)
                                 } else {
-                                    ok = decodeACRefine(&scan.reader, bytes, c.acTable, header, &scan.eobRun, block, zigzag)
+                                    ok = decodeACRefine(&reader, bytes, c.acTable, header, &eobRun, block, zigzag)
                                 }
                                 if !ok { return .badCode }
                             }
@@ -121,9 +128,10 @@ extension JPEG.Decoder {
     static func decodeDCFirst(_ reader: inout JPEG.BitReader, _ bytes: UnsafeBufferPointer<UInt8>,
                               _ table: UnsafePointer<Int32>, _ al: Int, _ predictor: inout Int32,
                               _ block: UnsafeMutablePointer<Int16>) -> Bool {
-        let s = reader.decode(table, bytes, final: true)
+        if reader.count < 32 { reader.refill(bytes, final: true) }
+        let s = symbol(&reader, table)
         guard s >= 0 else { return false }
-        let diff = reader.receiveExtend(s, bytes, final: true)
+        let diff = magnitude(&reader, s)
         predictor = predictor &+ Int32(truncatingIfNeeded: diff)
         block[0] = Int16(truncatingIfNeeded: Int(predictor) &<< al)
         return true
@@ -141,18 +149,22 @@ extension JPEG.Decoder {
         var k = header.ss
         let end = header.se, al = header.al
         while k <= end {
-            let rs = reader.decode(table, bytes, final: true)
+            // Code (≤ 16 bits) plus magnitude or run length (≤ 15 bits) fit one refill.
+            if reader.count < 32 { reader.refill(bytes, final: true) }
+            let rs = symbol(&reader, table)
             guard rs >= 0 else { return false }
             let r = rs >> 4, s = rs & 15
             if s != 0 {
                 k += r
-                let value = reader.receiveExtend(s, bytes, final: true)
-                block[zigzag[k]] = Int16(truncatingIfNeeded: value &<< al)
+                block[zigzag[k]] = Int16(truncatingIfNeeded: magnitude(&reader, s) &<< al)
             } else if r == 15 {
                 k += 15
             } else {
                 eobRun = 1 << r
-                if r != 0 { eobRun += reader.bits(r, bytes, final: true) }
+                if r != 0 {
+                    eobRun += Int(truncatingIfNeeded: reader.buffer &>> UInt64(64 &- r))
+                    reader.consume(r)
+                }
                 eobRun -= 1
                 break
             }
@@ -173,22 +185,26 @@ extension JPEG.Decoder {
         var k = header.ss
         if eobRun == 0 {
             while k <= end {
-                let rs = reader.decode(table, bytes, final: true)
+                if reader.count < 32 { reader.refill(bytes, final: true) }
+                let rs = symbol(&reader, table)
                 guard rs >= 0 else { return false }
                 var r = rs >> 4
                 let s = rs & 15
                 var value: Int16 = 0
                 if s != 0 {
-                    value = reader.bits(1, bytes, final: true) != 0 ? p1 : m1
+                    value = reader.bit(bytes) != 0 ? p1 : m1
                 } else if r != 15 {
                     eobRun = 1 << r
-                    if r != 0 { eobRun += reader.bits(r, bytes, final: true) }
+                    if r != 0 {
+                        eobRun += Int(truncatingIfNeeded: reader.buffer &>> UInt64(64 &- r))
+                        reader.consume(r)
+                    }
                     break
                 }
                 repeat {
                     let coefficient = block + zigzag[k]
                     if coefficient.pointee != 0 {
-                        if reader.bits(1, bytes, final: true) != 0 && (coefficient.pointee & p1) == 0 {
+                        if reader.bit(bytes) != 0 && (coefficient.pointee & p1) == 0 {
                             coefficient.pointee = coefficient.pointee >= 0 ? coefficient.pointee &+ p1 : coefficient.pointee &+ m1
                         }
                     } else {
@@ -207,7 +223,7 @@ extension JPEG.Decoder {
             while k <= end {
                 let coefficient = block + zigzag[k]
                 if coefficient.pointee != 0 {
-                    if reader.bits(1, bytes, final: true) != 0 && (coefficient.pointee & p1) == 0 {
+                    if reader.bit(bytes) != 0 && (coefficient.pointee & p1) == 0 {
                         coefficient.pointee = coefficient.pointee >= 0 ? coefficient.pointee &+ p1 : coefficient.pointee &+ m1
                     }
                 }

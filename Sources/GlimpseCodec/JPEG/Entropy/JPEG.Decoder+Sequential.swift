@@ -12,6 +12,10 @@ extension JPEG.Decoder {
         var step = JPEG.ScanStep.decoded
         var planes = self.planes
         self.planes = []
+        var output = self.output
+        self.output = []
+        var rendered = rowsRendered
+        let transform = self.transform
         let restartInterval = self.restartInterval
         var rowsDone = planeRowsDone
         let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
@@ -27,23 +31,42 @@ extension JPEG.Decoder {
             components.deallocate()
         }
         input.withUnsafeBufferPointer { bytes in
+            output.withUnsafeMutableBufferPointer { outputBuffer in
             planes.withUnsafeMutableBufferPointer { planeBuffer in
                 huffman.storage.withUnsafeBufferPointer { tables in
                     componentQuant.withUnsafeBufferPointer { quant in
                         // The buffers were sized from `layout` at the first scan, and the
                         // offsets below come from the same layout.
                         guard let planeBase = planeBuffer.baseAddress, let tableBase = tables.baseAddress,
-                              let quantBase = quant.baseAddress else { return }
+                              let quantBase = quant.baseAddress, let outputBase = outputBuffer.baseAddress else { return }
+                        // Converts the output rows whose plane rows are all decoded, before a ring
+                        // plane reuses their rows.
+                        func render() {
+                            var ready = layout.outputHeight
+                            for c in 0..<layout.components.count {
+                                ready = min(ready, layout.outputRowsReady(component: c, planeRows: rowsDone[c]))
+                            }
+                            if ready > rendered {
+                                layout.render(rows: rendered..<ready, planes: planeBase, transform: transform, output: outputBase)
+                                rendered = ready
+                            }
+                        }
                         for (i, sc) in header.components.enumerated() {
                             let c = layout.components[sc.index]
                             components[i] = JPEG.ScanComponent(
                                 index: sc.index, h: c.h, v: c.v, blockSize: c.blockSize, blocksPerLine: c.blocksPerLine,
-                                scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride,
+                                scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride, ringRows: c.ringRows,
                                 plane: planeBase + c.planeOffset, coefficients: nil, quant: quantBase + sc.index * 64,
                                 dcTable: tableBase + sc.dcTable * JPEG.HuffmanTables.stride,
                                 acTable: tableBase + (4 + sc.acTable) * JPEG.HuffmanTables.stride)
                         }
                         while scan.row < rows {
+                            // While input trickles in, wait until about a row's worth has arrived
+                            // rather than decoding the same row again for every small chunk.
+                            if !final && bytes.count - scan.reader.position < scan.lastRowBytes + scan.lastRowBytes / 8 {
+                                step = .needMoreData
+                                break
+                            }
                             let checkpoint = scan
                             step = Self.decodeSequentialRow(&scan, bytes: bytes, final: final, components: components,
                                                             count: header.components.count, interleaved: interleaved,
@@ -63,23 +86,28 @@ extension JPEG.Decoder {
                                 break
                             }
                             scan.row += 1
+                            scan.lastRowBytes = scan.reader.position - checkpoint.reader.position
                             for i in 0..<header.components.count {
                                 let c = components[i]
                                 rowsDone[c.index] = scan.row * (interleaved ? c.v : 1) * c.blockSize
                             }
+                            render()
                         }
                         if step == .decoded {
                             for sc in header.components { rowsDone[sc.index] = layout.components[sc.index].planeHeight }
+                            render()
                         }
                     }
                 }
             }
+            }
         }
         self.planes = planes
+        self.output = output
+        rowsRendered = rendered
         planeRowsDone = rowsDone
         if scan.reader.paddedAtEOF { truncated = true }
         self.scan = scan
-        renderReadyRows()
         switch step {
         case .badCode:
             throw .malformed("bad Huffman code")
@@ -141,7 +169,9 @@ extension JPEG.Decoder {
                         scan.predictors[i] = predictor
                         guard nonZeroAC >= 0 else { return .badCode }
                         // `plane` is set for every component of a sequential scan.
-                        let x = (column * h + bx) * size, y = (row * v + by) * size
+                        let x = (column * h + bx) * size
+                        var y = (row * v + by) * size
+                        if c.ringRows > 0 { y %= c.ringRows }
                         let out = c.plane.unsafelyUnwrapped + y * c.planeStride + x
                         if nonZeroAC == 0 {
                             JPEG.IDCT.fill(size: size, JPEG.IDCT.dcOnlyValue(block[0], c.quant[0]), out, c.planeStride)
@@ -159,13 +189,17 @@ extension JPEG.Decoder {
 
     /// Decodes one block's coefficients into `block` (zero on entry). Returns
     /// 1 when an AC coefficient was coded, 0 for a DC-only block, -1 for a bad code.
+    ///
+    /// A code is at most 16 bits and its magnitude at most 15, so one refill to
+    /// 57+ bits covers a whole symbol: the buffer is checked once per coefficient.
     @inline(__always)
     static func decodeBlock(_ reader: inout JPEG.BitReader, bytes: UnsafeBufferPointer<UInt8>, final: Bool,
                             dcTable: UnsafePointer<Int32>, acTable: UnsafePointer<Int32>,
                             predictor: inout Int32, block: UnsafeMutablePointer<Int32>, zigzag: UnsafePointer<Int>) -> Int {
-        let s = reader.decode(dcTable, bytes, final: final)
+        if reader.count < 32 { reader.refill(bytes, final: final) }
+        let s = symbol(&reader, dcTable)
         guard s >= 0 else { return -1 }
-        let diff = reader.receiveExtend(s, bytes, final: final)
+        let diff = magnitude(&reader, s)
         // libjpeg lets the predictor wrap rather than fail on hostile input.
         predictor = predictor &+ Int32(truncatingIfNeeded: diff)
         // Coefficients are 16-bit in libjpeg (JCOEF).
@@ -174,24 +208,23 @@ extension JPEG.Decoder {
         var k = 1
         let fastAC = acTable + JPEG.HuffmanTables.fastACOffset
         while k < 64 {
-            if reader.count < 16 { reader.refill(bytes, final: final) }
-            let fast = Int(fastAC[Int(truncatingIfNeeded: reader.buffer >> 55)])
+            if reader.count < 32 { reader.refill(bytes, final: final) }
+            let fast = Int(fastAC[Int(truncatingIfNeeded: reader.buffer &>> 55)])
             if fast != 0 {
                 // Code and magnitude bits in one lookup.
                 reader.consume(fast & 0xFF)
-                k &+= (fast >> 8) & 0xF
-                block[zigzag[k]] = Int32(truncatingIfNeeded: fast >> 16)
+                k &+= (fast &>> 8) & 0xF
+                block[zigzag[k]] = Int32(truncatingIfNeeded: fast &>> 16)
                 nonZero = 1
                 k &+= 1
                 continue
             }
-            let rs = reader.decode(acTable, bytes, final: final)
+            let rs = symbol(&reader, acTable)
             guard rs >= 0 else { return -1 }
-            let r = rs >> 4, size = rs & 15
+            let r = rs &>> 4, size = rs & 15
             if size != 0 {
                 k &+= r
-                let value = reader.receiveExtend(size, bytes, final: final)
-                block[zigzag[k]] = Int32(Int16(truncatingIfNeeded: value))
+                block[zigzag[k]] = Int32(Int16(truncatingIfNeeded: magnitude(&reader, size)))
                 nonZero = 1
             } else {
                 if r != 15 { break }
@@ -200,5 +233,25 @@ extension JPEG.Decoder {
             k &+= 1
         }
         return nonZero
+    }
+
+    /// One Huffman symbol from a buffer holding at least 16 bits; -1 for a bad code.
+    @inline(__always)
+    static func symbol(_ reader: inout JPEG.BitReader, _ table: UnsafePointer<Int32>) -> Int {
+        let entry = Int(table[Int(truncatingIfNeeded: reader.buffer &>> 55)])
+        if entry != 0 {
+            reader.consume(entry &>> 8)
+            return entry & 0xFF
+        }
+        return reader.decodeSlow(table)
+    }
+
+    /// `size` (0…15) magnitude bits from a buffer holding them, extended to a signed value (F.2.2.1).
+    @inline(__always)
+    static func magnitude(_ reader: inout JPEG.BitReader, _ size: Int) -> Int {
+        if size == 0 { return 0 }
+        let value = Int(truncatingIfNeeded: reader.buffer &>> UInt64(64 &- size))
+        reader.consume(size)
+        return value < (1 &<< (size &- 1)) ? value &- (1 &<< size) &+ 1 : value
     }
 }

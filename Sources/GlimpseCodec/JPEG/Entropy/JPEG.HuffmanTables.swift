@@ -43,6 +43,10 @@ extension JPEG {
             var index = 0
             for length in 1...16 {
                 let n = counts[length - 1]
+                // No code may be all ones (T.81 §C), which libjpeg checks after
+                // assigning a length's codes. Checked before, so that a table
+                // overflowing its code space never fills lookup entries past the end.
+                guard code &+ n < (1 << length) else { throw .malformed("bad Huffman table") }
                 if n > 0 {
                     storage[base + Self.valoffsetOffset + length] = Int32(index - code)
                     for _ in 0..<n {
@@ -70,8 +74,6 @@ extension JPEG {
                 } else {
                     storage[base + Self.maxcodeOffset + length] = -1
                 }
-                // No code may be all ones (T.81 §C): libjpeg rejects such tables.
-                guard code < (1 << length) else { throw .malformed("bad Huffman table") }
                 code <<= 1
             }
             storage[base + Self.maxcodeOffset + 17] = Int32.max

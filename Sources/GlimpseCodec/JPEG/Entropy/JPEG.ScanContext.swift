@@ -10,6 +10,7 @@ extension JPEG {
         var scanBlocksX: Int
         var scanBlocksY: Int
         var planeStride: Int
+        var ringRows: Int
         var plane: UnsafeMutablePointer<UInt8>?
         var coefficients: UnsafeMutablePointer<Int16>?
         var quant: UnsafePointer<Int32>

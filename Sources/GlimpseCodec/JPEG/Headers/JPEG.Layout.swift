@@ -34,7 +34,11 @@ extension JPEG {
             /// Where this component's plane starts in the shared sample storage.
             var planeOffset: Int
             var planeStride: Int
+            /// Rows of the whole plane (padded to MCUs).
             var planeHeight: Int
+            /// When non-zero the plane is a ring of this many rows (two MCU rows):
+            /// row `r` lives at `r % ringRows`.
+            var ringRows = 0
             /// Where this component's coefficients start (progressive frames).
             var coefficientOffset: Int
             var upsampling: Upsampling
@@ -109,6 +113,23 @@ extension JPEG {
             self.components = components
             self.planeBytes = planeBytes
             self.coefficientCount = coefficients
+        }
+
+        /// The same layout with each plane reduced to a ring of two MCU rows, for
+        /// a sequential frame coded in one interleaved scan: rows are upsampled
+        /// and converted as soon as they are decoded, so the output plus about
+        /// two MCU rows is all the memory the decode holds.
+        func withRingPlanes() -> Layout {
+            var layout = self
+            var offset = 0
+            for c in layout.components.indices {
+                let rows = 2 * layout.components[c].v * layout.components[c].blockSize
+                layout.components[c].ringRows = rows
+                layout.components[c].planeOffset = offset
+                offset += rows * layout.components[c].planeStride
+            }
+            layout.planeBytes = offset
+            return layout
         }
 
         /// How many output rows can be produced once component `c` has

@@ -22,7 +22,7 @@ extension JPEG {
         }
 
         /// Transforms every block of component `c` with smoothing.
-        static func transform(component c: Layout.Component, index: Int, layout: Layout, bits: ArraySlice<Int>,
+        static func transform(component c: Layout.Component, mcuRow: Int, layout: Layout, bits: ArraySlice<Int>,
                               coefficients: UnsafePointer<Int16>, quant: UnsafePointer<Int32>,
                               plane: UnsafeMutablePointer<UInt8>, workspace: UnsafeMutablePointer<Int32>,
                               block: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int32>) {
@@ -38,7 +38,7 @@ extension JPEG {
                 coefficients + c.coefficientOffset + (row * c.blocksPerLine + column) * 64
             }
             func dc(_ row: Int, _ column: Int) -> Int { Int(blockAt(row, column)[0]) }
-            for mcuRow in 0...lastRow {
+            do {
                 var blockRows = c.v
                 if mcuRow == lastRow {
                     blockRows = heightInBlocks % c.v
@@ -73,7 +73,9 @@ extension JPEG {
                         let source = blockAt(row, column)
                         block.update(from: source, count: 64)
                         smooth(block, window: window, bits: b, changeDC: changeDC, q00: q00, q: q)
-                        let out = plane + row * size * c.planeStride + column * size
+                        var y = row * size
+                        if c.ringRows > 0 { y %= c.ringRows }
+                        let out = plane + y * c.planeStride + column * size
                         IDCT.transformBlock(block, quant: quant, size: size, out: out, stride: c.planeStride,
                                             workspace: workspace, scratch: scratch)
                         for r in 0..<5 {

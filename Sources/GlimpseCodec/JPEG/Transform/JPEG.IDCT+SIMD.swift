@@ -1,35 +1,33 @@
 extension JPEG.IDCT {
     typealias Lanes = SIMD8<Int32>
 
-    /// One 8-point pass of the islow transform on eight lanes at once: the same
-    /// constants, additions and rounding as the scalar version, with `shift`
-    /// applied at the end (`descale` adds the rounding half first).
+    /// One 8-point pass of the islow transform on eight lanes at once, then
+    /// `(value + 2^(shift-1)) >> shift`.
+    ///
+    /// The factored form of jidctint.c is multiplied out into sums of products
+    /// (e.g. tmp0 = −11363·x7 + 2260·x1 − 6436·x3 + 9633·x5): the same integers,
+    /// since nothing is rounded before the final shift, but every product is now
+    /// a 16-bit value times a 16-bit constant, which the compiler turns into
+    /// `pmaddwd` instead of emulated 32-bit multiplies. Inputs are taken as
+    /// 16-bit values, as libjpeg-turbo's SIMD code takes them.
     @inline(__always)
-    static func pass(_ x0: Lanes, _ x1: Lanes, _ x2: Lanes, _ x3: Lanes, _ x4: Lanes, _ x5: Lanes, _ x6: Lanes, _ x7: Lanes,
+    static func pass(_ i0: Lanes, _ i1: Lanes, _ i2: Lanes, _ i3: Lanes, _ i4: Lanes, _ i5: Lanes, _ i6: Lanes, _ i7: Lanes,
                      shift: Int32) -> (Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes) {
+        @inline(__always) func narrow(_ v: Lanes) -> Lanes { (v &<< 16) &>> 16 }
+        let x0 = narrow(i0), x1 = narrow(i1), x2 = narrow(i2), x3 = narrow(i3)
+        let x4 = narrow(i4), x5 = narrow(i5), x6 = narrow(i6), x7 = narrow(i7)
         // Even part.
-        let z1 = (x2 &+ x6) &* Int32(fix0_541196100)
-        let tmp2e = z1 &+ x6 &* Int32(-fix1_847759065)
-        let tmp3e = z1 &+ x2 &* Int32(fix0_765366865)
+        let tmp2e = x2 &* 4433 &+ x6 &* -10704
+        let tmp3e = x2 &* 10703 &+ x6 &* 4433
         let tmp0e = (x0 &+ x4) &<< Int32(constBits)
         let tmp1e = (x0 &- x4) &<< Int32(constBits)
         let tmp10 = tmp0e &+ tmp3e, tmp13 = tmp0e &- tmp3e
         let tmp11 = tmp1e &+ tmp2e, tmp12 = tmp1e &- tmp2e
         // Odd part.
-        let o1 = x7 &+ x1, o2 = x5 &+ x3, o3 = x7 &+ x3, o4 = x5 &+ x1
-        let z5 = (o3 &+ o4) &* Int32(fix1_175875602)
-        let t0 = x7 &* Int32(fix0_298631336)
-        let t1 = x5 &* Int32(fix2_053119869)
-        let t2 = x3 &* Int32(fix3_072711026)
-        let t3 = x1 &* Int32(fix1_501321110)
-        let m1 = o1 &* Int32(-fix0_899976223)
-        let m2 = o2 &* Int32(-fix2_562915447)
-        let m3 = o3 &* Int32(-fix1_961570560) &+ z5
-        let m4 = o4 &* Int32(-fix0_390180644) &+ z5
-        let tmp0 = t0 &+ m1 &+ m3
-        let tmp1 = t1 &+ m2 &+ m4
-        let tmp2 = t2 &+ m2 &+ m3
-        let tmp3 = t3 &+ m1 &+ m4
+        let tmp0 = x7 &* -11363 &+ x1 &* 2260 &+ x3 &* -6436 &+ x5 &* 9633
+        let tmp1 = x5 &* 2261 &+ x3 &* -11362 &+ x1 &* 6437 &+ x7 &* 9633
+        let tmp2 = x3 &* -2259 &+ x5 &* -11362 &+ x7 &* -6436 &+ x1 &* 9633
+        let tmp3 = x1 &* 11363 &+ x7 &* 2260 &+ x5 &* 6437 &+ x3 &* 9633
         let round = Lanes(repeating: 1 &<< (shift &- 1))
         return ((tmp10 &+ tmp3 &+ round) &>> shift, (tmp11 &+ tmp2 &+ round) &>> shift,
                 (tmp12 &+ tmp1 &+ round) &>> shift, (tmp13 &+ tmp0 &+ round) &>> shift,
@@ -58,8 +56,26 @@ extension JPEG.IDCT {
         @inline(__always) func row(_ r: Int) -> Lanes {
             b.loadUnaligned(fromByteOffset: r &* 32, as: Lanes.self) &* q.loadUnaligned(fromByteOffset: r &* 32, as: Lanes.self)
         }
-        var m = pass(row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7),
-                     shift: Int32(constBits - pass1Bits))
+        islow8x8SIMD(row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7), out, stride)
+    }
+
+    /// The same transform reading the 16-bit coefficients of the progressive store.
+    @inline(__always)
+    static func islow8x8SIMD(_ block: UnsafePointer<Int16>, _ quant: UnsafePointer<Int32>,
+                             _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        let b = UnsafeRawPointer(block), q = UnsafeRawPointer(quant)
+        @inline(__always) func row(_ r: Int) -> Lanes {
+            Lanes(truncatingIfNeeded: b.loadUnaligned(fromByteOffset: r &* 16, as: SIMD8<Int16>.self))
+                &* q.loadUnaligned(fromByteOffset: r &* 32, as: Lanes.self)
+        }
+        islow8x8SIMD(row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7), out, stride)
+    }
+
+    /// Both passes on dequantised rows.
+    @inline(__always)
+    static func islow8x8SIMD(_ r0: Lanes, _ r1: Lanes, _ r2: Lanes, _ r3: Lanes, _ r4: Lanes, _ r5: Lanes, _ r6: Lanes,
+                             _ r7: Lanes, _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        var m = pass(r0, r1, r2, r3, r4, r5, r6, r7, shift: Int32(constBits - pass1Bits))
         unshuffle(&m); unshuffle(&m); unshuffle(&m)
         var o = pass(m.0, m.1, m.2, m.3, m.4, m.5, m.6, m.7, shift: Int32(constBits + pass1Bits + 3))
         unshuffle(&o); unshuffle(&o); unshuffle(&o)

@@ -137,6 +137,8 @@ extension JPEG.IDCT {
         low[0] = 0
         if low == SIMD32<Int16>() && high == SIMD32<Int16>() {
             fill(size: size, dcOnlyValue(Int32(block[0]), quant[0]), out, stride)
+        } else if size == 8 {
+            islow8x8SIMD(block, quant, out, stride)
         } else {
             for k in 0..<64 { scratch[k] = Int32(block[k]) }
             transform(size: size, scratch, quant, out, stride, workspace)
