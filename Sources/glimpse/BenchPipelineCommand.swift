@@ -49,6 +49,11 @@ struct BenchPipelineCommand: AsyncParsableCommand {
         let memoryRate = try await memoryHits(fixtureServer, downloader: downloader)
         print("pipeline,memory-hit,\(Int(memoryRate)),loads/s")
 
+        // Every round's empty disk cache stays until the end: deleting files between rounds
+        // makes ext4 search recently freed inodes on each create, which is not the pipeline's cost.
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("glimpse-bench-pipeline-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
         var copy = 0
         func batch() -> [(URL, [UInt8])] {
             defer { copy += 1 }
@@ -58,12 +63,12 @@ struct BenchPipelineCommand: AsyncParsableCommand {
             }
         }
         // Untimed warm-up of both: connections, thread pools, allocator.
-        _ = try await cold(batch(), downloader: downloader)
+        _ = try await cold(batch(), downloader: downloader, scratch: scratch)
         _ = try await direct(batch(), downloader: downloader)
         var coldRates: [Double] = []
         var directRates: [Double] = []
         for _ in 0..<rounds {
-            coldRates.append(try await cold(batch(), downloader: downloader))
+            coldRates.append(try await cold(batch(), downloader: downloader, scratch: scratch))
             directRates.append(try await direct(batch(), downloader: downloader))
         }
         let coldMedian = Self.median(coldRates)
@@ -92,10 +97,8 @@ struct BenchPipelineCommand: AsyncParsableCommand {
     }
 
     /// Images/s through a fresh manager with empty memory and disk tiers.
-    private func cold(_ batch: [(URL, [UInt8])], downloader: ImageDownloader) async throws -> Double {
-        let cacheDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("glimpse-bench-pipeline-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: cacheDirectory) }
+    private func cold(_ batch: [(URL, [UInt8])], downloader: ImageDownloader, scratch: URL) async throws -> Double {
+        let cacheDirectory = scratch.appendingPathComponent(UUID().uuidString, isDirectory: true)
         let disk = try DiskCache(configuration: DiskCache.Configuration(directory: cacheDirectory))
         let manager = ImageManager(configuration: ImageManager.Configuration(downloader: downloader,
                                                                              cache: ImageCache(disk: disk)))

@@ -29,9 +29,13 @@ extension ImageManager {
         typealias Outcome = Result<ImageDownloadResult, ImageDownloadError>
         let result: Outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-                let token = downloader.download(download, progress: progress, partialImage: handlePartial) { outcome in
+                var callbacks = DownloadCallbacks(progress: progress, partialImage: handlePartial) { outcome in
                     continuation.resume(returning: outcome)
                 }
+                // Resuming needs no hop to the callback queue; progress queued
+                // behind the completion finds the job gone and is dropped.
+                callbacks.resumesDirectly = true
+                let token = downloader.download(download, callbacks)
                 holder.store(token)
             }
         } onCancel: {
