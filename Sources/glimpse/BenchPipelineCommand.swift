@@ -26,6 +26,9 @@ struct BenchPipelineCommand: AsyncParsableCommand {
     @Option(help: "Loads in the memory-hit loop.")
     var memoryLoads: Int = 1_000_000
 
+    @Flag(help: "Run the cold loads without a disk tier (shows what the disk writes cost).")
+    var memoryOnly = false
+
     @Option(help: "Fixtures directory (default: found next to the sources, else ./Fixtures).")
     var fixtures: String?
 
@@ -99,7 +102,7 @@ struct BenchPipelineCommand: AsyncParsableCommand {
     /// Images/s through a fresh manager with empty memory and disk tiers.
     private func cold(_ batch: [(URL, [UInt8])], downloader: ImageDownloader, scratch: URL) async throws -> Double {
         let cacheDirectory = scratch.appendingPathComponent(UUID().uuidString, isDirectory: true)
-        let disk = try DiskCache(configuration: DiskCache.Configuration(directory: cacheDirectory))
+        let disk = memoryOnly ? nil : try DiskCache(configuration: DiskCache.Configuration(directory: cacheDirectory))
         let manager = ImageManager(configuration: ImageManager.Configuration(downloader: downloader,
                                                                              cache: ImageCache(disk: disk)))
         let start = ContinuousClock.now
@@ -111,7 +114,7 @@ struct BenchPipelineCommand: AsyncParsableCommand {
         }
         let seconds = PipelineSupport.milliseconds(since: start) / 1e3
         guard loaded == batch.count else { throw CommandFailure("cold: only \(loaded) of \(batch.count) loaded") }
-        disk.flush()
+        disk?.flush()
         return Double(batch.count) / seconds
     }
 

@@ -11,7 +11,7 @@ extension ImageManager {
     public func loadData(_ url: URL, options: Options = Options()) async throws(ImageLoadError) -> ImageResult.Tier {
         let request = makeRequest(url, options: options)
         guard let disk = configuration.cache.disk, request.usesDisk else { throw .notCached }
-        if !options.fromLoaderOnly, await Task.detached(operation: { disk.contains(request.key.base) }).value {
+        if !options.fromLoaderOnly, await disk.async.contains(request.key.base) {
             return .disk
         }
         if options.fromCacheOnly { throw .notCached }

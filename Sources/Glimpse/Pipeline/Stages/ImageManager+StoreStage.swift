@@ -14,9 +14,10 @@ extension ImageManager {
                                           contentType: response.mimeType, originalURL: request.urlKey)
         let cache = configuration.cache
         let key = request.key
-        let write = Task.detached(priority: .utility) {
-            cache.store(nil, data: bytes, metadata: metadata, forKey: key, in: .disk)
+        if request.options.waitForDiskStore {
+            await cache.storeOriginal(bytes, metadata: metadata, forKey: key)
+        } else {
+            Task.detached(priority: .utility) { await cache.storeOriginal(bytes, metadata: metadata, forKey: key) }
         }
-        if request.options.waitForDiskStore { await write.value }
     }
 }
