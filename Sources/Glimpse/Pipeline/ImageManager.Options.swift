@@ -47,6 +47,11 @@ extension ImageManager {
             self.transformer = transformer
         }
 
+        /// Whether the memory key is the bare resource key and memory may answer.
+        var isPlainLookup: Bool {
+            transformer == nil && !firstFrameOnly && scaleDownLargeImages == nil && !fromLoaderOnly && !refreshCached
+        }
+
         var decoding: DecodingOptions { DecodingOptions(firstFrameOnly: firstFrameOnly) }
 
         /// The decoding and transformation part of the cache key.

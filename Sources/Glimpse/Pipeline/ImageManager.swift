@@ -27,6 +27,11 @@ public final class ImageManager: Sendable {
     /// Loads the image at `url`. Cancelling the calling task detaches this
     /// caller only; the shared download stops when no other caller waits.
     public func load(_ url: URL, options: Options = Options()) async throws(ImageLoadError) -> ImageResult {
+        // The common memory hit without building a request (a measured third of a hit's cost).
+        if options.isPlainLookup, configuration.cacheKeyFilter == nil,
+           let image = configuration.cache.memory.value(forKey: url.absoluteString) {
+            return ImageResult(image: image, tier: .memory, url: url)
+        }
         let request = makeRequest(url, options: options)
         if let early = earlyResult(request) { return try early.get() }
         let holder = TaskHolder()

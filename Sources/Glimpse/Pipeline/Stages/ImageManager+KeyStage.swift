@@ -6,8 +6,7 @@ extension ImageManager {
     func makeRequest(_ url: URL, options: Options) -> LoadRequest {
         let urlKey = url.absoluteString
         let base = configuration.cacheKeyFilter?(url) ?? urlKey
-        let variant = options.transformer == nil && !options.firstFrameOnly && options.scaleDownLargeImages == nil
-            ? "" : options.variant
+        let variant = options.variant
         return LoadRequest(url: url, urlKey: urlKey, key: ImageCacheKey(base: base, variant: variant), options: options)
     }
 }
