@@ -6,9 +6,9 @@ import Synchronization
 /// The pipeline's two-tier cache: decoded images in memory (cost = pixel
 /// bytes) and original bytes with their HTTP metadata on disk.
 ///
-/// A query checks memory, then disk; disk bytes are read and decoded on a
-/// detached task (never on the caller's thread), and concurrent queries for one
-/// key and decoding share one read and one decode.
+/// A query checks memory, then disk; disk bytes are read and decoded on the
+/// global concurrent executor (never on the caller's actor), and concurrent
+/// queries for one key and decoding share one read and one decode.
 public final class ImageCache: Sendable {
     /// Decoded images by ``ImageCacheKey/memoryKey``.
     public let memory: MemoryCache<String, Image>
@@ -32,7 +32,7 @@ public final class ImageCache: Sendable {
     /// queue makes GCD spawn a thread per write, which measured 2-4x slower
     /// cold loads on two cores than one writer.
     private let writer = DispatchQueue(label: "Glimpse.ImageCache.writer", qos: .utility)
-    private let reads = Mutex<[ReadKey: Task<Lookup, Never>]>([:])
+    private let reads = Mutex<[ReadKey: [CheckedContinuation<Lookup?, Never>]]>([:])
     private let counters = Mutex(Counters())
 
     /// - Parameters:
@@ -83,34 +83,54 @@ public final class ImageCache: Sendable {
         return (data, metadata)
     }
 
-    /// One read (and decode) per key in flight; later callers join it.
+    /// One read (and decode) per key in flight: the first caller does it,
+    /// later callers wait for its result.
+    ///
+    /// A nonisolated async function runs on the global concurrent executor, so
+    /// the read never happens on a caller's actor (the main actor included);
+    /// doing it inline saves the task a detached read would cost per miss.
     private func diskLookup(_ base: String, decode: DecodeStage?) async -> Lookup {
         guard let disk else { return .miss }
         let readKey = ReadKey(base: base, decoding: decode?.options ?? DecodingOptions(),
                               maxPixelBytes: decode == nil ? -1 : decode?.maxPixelBytes)
-        let task = reads.withLock { inFlight -> Task<Lookup, Never> in
-            if let running = inFlight[readKey] {
-                counters.withLock { $0.coalesced += 1 }
-                return running
+        while true {
+            let leads = reads.withLock { waiting -> Bool in
+                if waiting[readKey] != nil { return false }
+                waiting[readKey] = []
+                return true
             }
-            let task = Task.detached { [self] () -> Lookup in
-                defer { _ = self.reads.withLock { $0.removeValue(forKey: readKey) } }
-                // A miss costs one failed open(); measured no faster on the disk
-                // cache's concurrent I/O queue, so the read stays on this task.
-                guard let entry = disk.entry(forKey: base) else { return .miss }
-                let bytes = [UInt8](entry.data)
-                guard let decode else { return Lookup(tier: .disk, data: bytes, metadata: entry.metadata) }
-                do throws(DecodingError) {
-                    let image = try decode.decode(bytes)
-                    return Lookup(tier: .disk, image: image, data: bytes, metadata: entry.metadata)
-                } catch {
-                    return Lookup(tier: .disk, data: bytes, metadata: entry.metadata, decodingError: error)
+            if leads {
+                let lookup = Self.read(base, from: disk, decode: decode)
+                let followers = reads.withLock { $0.removeValue(forKey: readKey) } ?? []
+                for follower in followers { follower.resume(returning: lookup) }
+                return lookup
+            }
+            let joined: Lookup? = await withCheckedContinuation { continuation in
+                let queued = reads.withLock { waiting -> Bool in
+                    guard waiting[readKey] != nil else { return false }
+                    waiting[readKey]?.append(continuation)
+                    return true
                 }
+                // The leader finished in between: read again.
+                if !queued { continuation.resume(returning: nil) }
             }
-            inFlight[readKey] = task
-            return task
+            if let joined {
+                counters.withLock { $0.coalesced += 1 }
+                return joined
+            }
         }
-        return await task.value
+    }
+
+    private static func read(_ base: String, from disk: DiskCache, decode: DecodeStage?) -> Lookup {
+        guard let entry = disk.entry(forKey: base) else { return .miss }
+        let bytes = [UInt8](entry.data)
+        guard let decode else { return Lookup(tier: .disk, data: bytes, metadata: entry.metadata) }
+        do throws(DecodingError) {
+            let image = try decode.decode(bytes)
+            return Lookup(tier: .disk, image: image, data: bytes, metadata: entry.metadata)
+        } catch {
+            return Lookup(tier: .disk, data: bytes, metadata: entry.metadata, decodingError: error)
+        }
     }
 
     // MARK: Writing
