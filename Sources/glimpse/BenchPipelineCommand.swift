@@ -26,8 +26,14 @@ struct BenchPipelineCommand: AsyncParsableCommand {
     @Option(help: "Loads in the memory-hit loop.")
     var memoryLoads: Int = 1_000_000
 
+    @Flag(help: "Rate cold and direct per second of process CPU time (user + system, every thread, the embedded server's too) instead of wall time: steadier on a busy machine. Cold then includes finishing its background disk writes.")
+    var cpuTime = false
+
     @Flag(help: "Run the cold loads without a disk tier (shows what the disk writes cost).")
     var memoryOnly = false
+
+    @Option(help: "Where the cold rounds' disk caches go (default: the temporary directory).")
+    var scratch: String?
 
     @Option(help: "Fixtures directory (default: found next to the sources, else ./Fixtures).")
     var fixtures: String?
@@ -54,7 +60,7 @@ struct BenchPipelineCommand: AsyncParsableCommand {
 
         // Every round's empty disk cache stays until the end: deleting files between rounds
         // makes ext4 search recently freed inodes on each create, which is not the pipeline's cost.
-        let scratch = FileManager.default.temporaryDirectory
+        let scratch = (self.scratch.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FileManager.default.temporaryDirectory)
             .appendingPathComponent("glimpse-bench-pipeline-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         var copy = 0
@@ -103,16 +109,20 @@ struct BenchPipelineCommand: AsyncParsableCommand {
     private func cold(_ batch: [(URL, [UInt8])], downloader: ImageDownloader, scratch: URL) async throws -> Double {
         let cacheDirectory = scratch.appendingPathComponent(UUID().uuidString, isDirectory: true)
         let disk = memoryOnly ? nil : try DiskCache(configuration: DiskCache.Configuration(directory: cacheDirectory))
-        let manager = ImageManager(configuration: ImageManager.Configuration(downloader: downloader,
-                                                                             cache: ImageCache(disk: disk)))
-        let start = ContinuousClock.now
+        let cache = ImageCache(disk: disk)
+        let manager = ImageManager(configuration: ImageManager.Configuration(downloader: downloader, cache: cache))
+        let start = Self.now(cpuTime)
         let loaded = await withTaskGroup(of: Bool.self) { group in
             for (url, _) in batch {
                 group.addTask { (try? await manager.load(url)) != nil }
             }
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
-        let seconds = PipelineSupport.milliseconds(since: start) / 1e3
+        // Background disk writes end before the next round starts, so that they never
+        // count against `direct`; in CPU-time mode they count for `cold`.
+        if cpuTime { cache.waitForPendingWrites() }
+        let seconds = Self.now(cpuTime) - start
+        if !cpuTime { cache.waitForPendingWrites() }
         guard loaded == batch.count else { throw CommandFailure("cold: only \(loaded) of \(batch.count) loaded") }
         disk?.flush()
         return Double(batch.count) / seconds
@@ -120,7 +130,7 @@ struct BenchPipelineCommand: AsyncParsableCommand {
 
     /// Images/s with the downloader and the decoder registry alone.
     private func direct(_ batch: [(URL, [UInt8])], downloader: ImageDownloader) async throws -> Double {
-        let start = ContinuousClock.now
+        let start = Self.now(cpuTime)
         let loaded = await withTaskGroup(of: Bool.self) { group in
             for (url, _) in batch {
                 group.addTask {
@@ -130,9 +140,16 @@ struct BenchPipelineCommand: AsyncParsableCommand {
             }
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
-        let seconds = PipelineSupport.milliseconds(since: start) / 1e3
+        let seconds = Self.now(cpuTime) - start
         guard loaded == batch.count else { throw CommandFailure("direct: only \(loaded) of \(batch.count) loaded") }
         return Double(batch.count) / seconds
+    }
+
+    /// Seconds of monotonic wall time, or of the process's CPU time.
+    private static func now(_ cpuTime: Bool) -> Double {
+        var spec = timespec()
+        clock_gettime(cpuTime ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
     private static func median(_ values: [Double]) -> Double {

@@ -164,6 +164,21 @@ public final class ImageCache: Sendable {
         }
     }
 
+    /// Queues original bytes for the disk tier and returns at once.
+    public func storeOriginalInBackground(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
+                                          forKey key: ImageCacheKey) {
+        guard let disk else { return }
+        writer.async {
+            // A failed write (full disk, entry over the size limit) only costs a later download.
+            try? disk.setData(Data(data), metadata: metadata, forKey: key.base)
+        }
+    }
+
+    /// Blocks until every queued disk write has finished.
+    public func waitForPendingWrites() {
+        writer.sync {}
+    }
+
     /// Removes `key`: its variant from memory and its original bytes from disk.
     public func remove(_ key: ImageCacheKey, from tiers: Tiers = .all) {
         if tiers.contains(.memory) { memory.removeValue(forKey: key.memoryKey) }

@@ -17,7 +17,7 @@ extension ImageManager {
         if request.options.waitForDiskStore {
             await cache.storeOriginal(bytes, metadata: metadata, forKey: key)
         } else {
-            Task.detached(priority: .utility) { await cache.storeOriginal(bytes, metadata: metadata, forKey: key) }
+            cache.storeOriginalInBackground(bytes, metadata: metadata, forKey: key)
         }
     }
 }
