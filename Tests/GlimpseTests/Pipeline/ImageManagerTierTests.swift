@@ -121,4 +121,18 @@ struct ImageManagerTierTests {
         let full = try await harness.manager.load(harness.url("/p.jpg"))
         #expect(full.image.width == 40)
     }
+
+    @Test func firstFrameOnlyIsItsOwnVariantOfOneDownload() async throws {
+        let harness = try PipelineHarness.make()
+        defer { harness.finish() }
+        harness.server.setRoute("/anim.gif", .fixed(.ok(try Fixtures.bytes("gif/loop-forever.gif"), contentType: "image/gif")))
+        let url = harness.url("/anim.gif")
+        let all = try await harness.manager.load(url, options: ImageManager.Options(waitForDiskStore: true))
+        #expect(all.tier == .network && all.image.frames.count == 2)
+        let first = try await harness.manager.load(url, options: ImageManager.Options(firstFrameOnly: true))
+        #expect(first.tier == .disk && first.image.frames.count == 1)
+        #expect(first.image.pixels == all.image.pixels)
+        #expect(try await harness.manager.load(url, options: ImageManager.Options(firstFrameOnly: true)).tier == .memory)
+        #expect(harness.requests("/anim.gif").count == 1)
+    }
 }
