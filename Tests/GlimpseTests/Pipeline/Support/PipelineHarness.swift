@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Glimpse
 import GlimpseCache
@@ -48,10 +49,16 @@ struct PipelineHarness: Sendable {
         server.requests.filter { $0.path == path }
     }
 
+    /// Tears down on a GCD thread: `shutdown()` may block for up to two
+    /// seconds, which on the cooperative pool (two threads on a two-core
+    /// machine) starves timing-sensitive tests running beside this one.
     func finish() {
-        downloader.invalidate()
-        server.shutdown()
-        try? FileManager.default.removeItem(at: directory)
+        let (server, downloader, directory) = (self.server, self.downloader, self.directory)
+        DispatchQueue.global().async {
+            downloader.invalidate()
+            server.shutdown()
+            try? FileManager.default.removeItem(at: directory)
+        }
     }
 }
 
