@@ -104,7 +104,7 @@ struct DemoCommand: AsyncParsableCommand {
             text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
         }
         var header = pad("file", nameWidth) + "  " + pad("format", 6) + "  " + pad("size", 9) + "  " + pad("frames", 6)
-        for name in passNames { header += "  " + pad("\(name) (tier ms)", 18) }
+        for name in passNames { header += "  " + pad("\(name) (tier ms)", 24) }
         print(header)
         for row in rows {
             var line = pad(row.file.name, nameWidth) + "  "
@@ -124,7 +124,7 @@ struct DemoCommand: AsyncParsableCommand {
                 case .failure(let error):
                     cell = "error: \(Self.short(error))"
                 }
-                line += "  " + pad(cell, 18)
+                line += "  " + pad(cell, 24)
             }
             print(line)
         }
@@ -132,9 +132,9 @@ struct DemoCommand: AsyncParsableCommand {
 
     private static func short(_ error: ImageLoadError) -> String {
         switch error {
-        case .decoding, .download(.decodingFailed): "undecodable"
+        case .decoding(let error), .download(.decodingFailed(let error)): String("\(error)".prefix(17))
         case .failedRecently: "failed recently"
-        default: String(error.description.prefix(24))
+        default: String(error.description.prefix(17))
         }
     }
 
@@ -150,6 +150,7 @@ struct DemoCommand: AsyncParsableCommand {
                 + "\(requests[index]) HTTP requests, \(String(format: "%.1f", times[index])) ms")
         }
         print("  disk cache: \(disk.count) originals, \(disk.totalSize) bytes (temporary, removed on exit)")
-        print("  failures are the fixtures that are corrupt by design; after one permanent failure a URL fails fast")
+        print("  failures are fixtures the decoders reject (damaged on purpose, or an unsupported coding);")
+        print("  after such a permanent failure a URL fails fast without the network")
     }
 }
