@@ -49,7 +49,8 @@ public final class ImageManager: Sendable {
     /// Loads the image at `url` and reports through callbacks.
     ///
     /// Progress and partial images (with ``Options/progressive``) arrive on
-    /// the downloader's callback queue; the completion arrives exactly once,
+    /// the downloader's callback queue, all before the completion for callers
+    /// waiting when the download starts; the completion arrives exactly once,
     /// on the calling thread for a memory hit or an immediate failure,
     /// otherwise on a pipeline task.
     @discardableResult

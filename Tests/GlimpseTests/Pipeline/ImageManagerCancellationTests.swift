@@ -57,5 +57,24 @@ extension PipelineTests {
             #expect(try await manager.load(url).tier == .network)
             #expect(harness.server.requests.count == 2)
         }
-    }
+    
+        @Test func progressiveLoadsHandOutPartialImagesBeforeTheCompletion() async throws {
+            let harness = try PipelineHarness.make()
+            defer { harness.finish() }
+            try slowRoute(harness, "/progressive.png")
+            let partials = Collected<Image>()
+            let done = Collected<Result<ImageResult, ImageLoadError>>()
+            harness.manager.load(harness.url("/progressive.png"), options: ImageManager.Options(progressive: true),
+                                 partialImage: { image in
+                                     // Nothing may follow the completion.
+                                     if done.values.isEmpty { partials.append(image) } else { Issue.record("late partial") }
+                                 },
+                                 completion: { done.append($0) })
+            #expect(await eventually(timeout: .seconds(10)) { done.values.count == 1 })
+            let loaded = try #require(try done.values.first?.get())
+            #expect(loaded.image.width == 33)
+            #expect(!partials.values.isEmpty)
+            #expect(partials.values.allSatisfy { $0.width == 33 && $0.height == 7 })
+        }
+}
 }

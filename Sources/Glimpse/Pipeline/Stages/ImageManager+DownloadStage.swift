@@ -26,15 +26,19 @@ extension ImageManager {
             partial = { [self] image in reportPartialImage(key, job: job, image: image) }
         }
         let handlePartial = partial
+        let ordered = request.options.progressive || table.withLock { table in
+            table.waiters(of: key, job: job).contains { $0.progress != nil || $0.partialImage != nil }
+        }
         typealias Outcome = Result<ImageDownloadResult, ImageDownloadError>
         let result: Outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
                 var callbacks = DownloadCallbacks(progress: progress, partialImage: handlePartial) { outcome in
                     continuation.resume(returning: outcome)
                 }
-                // Resuming needs no hop to the callback queue; progress queued
-                // behind the completion finds the job gone and is dropped.
-                callbacks.resumesDirectly = true
+                // Without event handlers, resuming needs no hop to the callback
+                // queue. With them, the completion queues behind every progress
+                // event and partial image, so none can reach a waiter after its completion.
+                callbacks.resumesDirectly = !ordered
                 let token = downloader.download(download, callbacks)
                 holder.store(token)
             }
