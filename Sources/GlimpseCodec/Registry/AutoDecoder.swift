@@ -28,6 +28,9 @@ public struct AutoDecoder: Sendable {
         case .failed(let error):
             throw error
         case .decoding(var decoder):
+            // Drop the enum's reference first, or every append would copy the
+            // decoder's buffers (copy-on-write) before writing to them.
+            state = .sniffing([])
             do throws(DecodingError) {
                 let status = try decoder.append(bytes)
                 state = .decoding(decoder)
@@ -70,6 +73,7 @@ public struct AutoDecoder: Sendable {
             state = .failed(.truncated)
             throw .truncated
         case .decoding(var decoder):
+            state = .sniffing([])
             do throws(DecodingError) {
                 let image = try decoder.finish()
                 state = .decoding(decoder)
