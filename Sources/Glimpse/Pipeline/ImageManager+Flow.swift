@@ -9,6 +9,8 @@ extension ImageManager {
         if let hit = try await diskStage(request) { return hit }
         if request.options.fromCacheOnly { throw .notCached }
 
+        // Every waiter may have left while the cache was consulted.
+        if Task.isCancelled { throw .cancelled }
         let revalidation = request.options.refreshCached ? await validators(request) : nil
         let downloaded: ImageDownloadResult
         do throws(ImageLoadError) {

@@ -34,6 +34,8 @@ public final class ImageManager: Sendable {
         }
         let request = makeRequest(url, options: options)
         if let early = earlyResult(request) { return try early.get() }
+        // A caller cancelled before it got here must not start (or join) a job.
+        if Task.isCancelled { throw .cancelled }
         let holder = TaskHolder()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageResult, ImageLoadError>, Never>) in
