@@ -28,16 +28,15 @@ public enum ImageLoadError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether retrying the same URL soon would fail the same way: invalid URL,
-    /// 404/410, undecodable data. Timeouts, cancellation and connection
-    /// failures are transient.
+    /// Whether retrying the same URL soon would fail the same way: the
+    /// downloader's judgement (invalid URL, a 4xx status other than 408/429,
+    /// an unacceptable or undecodable body) or bytes that do not decode.
+    /// Timeouts, cancellation, connection failures and 5xx are transient.
     var isPermanent: Bool {
         switch self {
-        case .download(.invalidURL), .download(.badStatus(404)), .download(.badStatus(410)),
-             .download(.decodingFailed), .decoding:
-            true
-        default:
-            false
+        case .download(let error): error.isPermanent
+        case .decoding: true
+        default: false
         }
     }
 }

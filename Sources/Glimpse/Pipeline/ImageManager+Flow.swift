@@ -14,7 +14,7 @@ extension ImageManager {
         let revalidation = request.options.refreshCached ? await validators(request) : nil
         let downloaded: ImageDownloadResult
         do throws(ImageLoadError) {
-            downloaded = try await downloadStage(request, headers: revalidation?.headers ?? [:], key: key, job: job)
+            downloaded = try await downloadStage(request, revalidation: revalidation, key: key, job: job)
         } catch {
             if error == .download(.notModified), let revalidation {
                 return try notModified(request, cached: revalidation)
@@ -39,20 +39,16 @@ extension ImageManager {
     struct Revalidation: Sendable {
         var data: [UInt8]
         var metadata: DiskCache.Metadata
-        var headers: [String: String]
     }
 
-    /// Conditional request headers (RFC 9110 §13.1.1, §13.1.3) from the stored
-    /// validators; `nil` without a stored entry or validators.
+    /// The stored copy and its validators (RFC 9110 §8.8) for a conditional
+    /// request; `nil` without a stored entry or validators.
     private func validators(_ request: LoadRequest) async -> Revalidation? {
         guard request.usesDisk, let original = await configuration.cache.originalData(forKey: request.key.base) else {
             return nil
         }
-        var headers: [String: String] = [:]
-        if let etag = original.metadata.etag { headers["If-None-Match"] = etag }
-        if let lastModified = original.metadata.lastModified { headers["If-Modified-Since"] = lastModified }
-        guard !headers.isEmpty else { return nil }
-        return Revalidation(data: original.data, metadata: original.metadata, headers: headers)
+        guard original.metadata.etag != nil || original.metadata.lastModified != nil else { return nil }
+        return Revalidation(data: original.data, metadata: original.metadata)
     }
 
     /// 304 Not Modified (RFC 9110 §15.4.5): the cached copy is current.

@@ -6,12 +6,17 @@ extension ImageManager {
     ///
     /// Cancelling the job's task cancels its downloader caller; the
     /// downloader's own coalescing keeps other managers' callers unaffected.
-    func downloadStage(_ request: LoadRequest, headers: [String: String], key: JobTable.Key,
+    func downloadStage(_ request: LoadRequest, revalidation: Revalidation?, key: JobTable.Key,
                        job: UInt64) async throws(ImageLoadError) -> ImageDownloadResult {
         if let shouldDownload = configuration.hooks.shouldDownload, !shouldDownload(request.url) {
             throw .downloadRefused
         }
-        var download = ImageDownloadRequest(url: request.url, priority: request.options.priority, headers: headers)
+        var download = ImageDownloadRequest(url: request.url, priority: request.options.priority)
+        if let revalidation {
+            // If-None-Match / If-Modified-Since (RFC 9110 §13.1.2, §13.1.3).
+            download = download.revalidating(entityTag: revalidation.metadata.etag,
+                                             lastModified: revalidation.metadata.lastModified)
+        }
         if request.options.progressive {
             download.decoding = ImageDownloadRequest.Decoding(options: request.options.decoding,
                                                                progressive: .interval(.milliseconds(100)))
