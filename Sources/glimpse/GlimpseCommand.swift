@@ -20,6 +20,10 @@ struct GlimpseCommand: AsyncParsableCommand {
             BenchCacheCommand.self,
             BenchDownloadCommand.self,
             BenchTransformCommand.self,
+            FetchCommand.self,
+            CacheCommand.self,
+            DemoCommand.self,
+            BenchPipelineCommand.self,
         ]
     )
 

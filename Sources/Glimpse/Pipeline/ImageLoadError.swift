@@ -1,0 +1,42 @@
+/// Why a load failed.
+public enum ImageLoadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The download failed (status, transport, timeout, invalid URL…).
+    case download(ImageDownloadError)
+    /// The bytes (downloaded or cached) are not a decodable image.
+    case decoding(DecodingError)
+    /// The transformer rejected the image.
+    case transform(TransformError)
+    /// The URL failed permanently a short while ago (failed-URL cache); pass
+    /// ``ImageManager/Options/retryFailed`` to try anyway.
+    case failedRecently
+    /// ``ImageManager/Options/fromCacheOnly`` was set and no tier had the image.
+    case notCached
+    /// The should-download hook said no.
+    case downloadRefused
+    /// The caller cancelled.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .download(let error): error.description
+        case .decoding(let error): "cannot decode: \(error)"
+        case .transform(let error): "cannot transform: \(error)"
+        case .failedRecently: "failed recently (negative cache)"
+        case .notCached: "not cached"
+        case .downloadRefused: "download refused"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    /// Whether retrying the same URL soon would fail the same way: the
+    /// downloader's judgement (invalid URL, a 4xx status other than 408/429,
+    /// an unacceptable or undecodable body) or bytes that do not decode.
+    /// Timeouts, cancellation, connection failures and 5xx are transient.
+    var isPermanent: Bool {
+        switch self {
+        case .download(let error): error.isPermanent
+        case .decoding: true
+        default: false
+        }
+    }
+}

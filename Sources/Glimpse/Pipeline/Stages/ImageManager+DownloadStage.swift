@@ -1,0 +1,84 @@
+import Synchronization
+
+extension ImageManager {
+    /// Stage 4: the bytes from the network, with progress (and partial images
+    /// for progressive loads) reported to every waiter of the job.
+    ///
+    /// Cancelling the job's task cancels its downloader caller; the
+    /// downloader's own coalescing keeps other managers' callers unaffected.
+    func downloadStage(_ request: LoadRequest, revalidation: Revalidation?, key: JobTable.Key,
+                       job: UInt64) async throws(ImageLoadError) -> ImageDownloadResult {
+        if let shouldDownload = configuration.hooks.shouldDownload, !shouldDownload(request.url) {
+            throw .downloadRefused
+        }
+        var download = ImageDownloadRequest(url: request.url, priority: request.options.priority)
+        if let revalidation {
+            // If-None-Match / If-Modified-Since (RFC 9110 §13.1.2, §13.1.3).
+            download = download.revalidating(entityTag: revalidation.metadata.etag,
+                                             lastModified: revalidation.metadata.lastModified)
+        }
+        if request.options.progressive {
+            download.decoding = ImageDownloadRequest.Decoding(options: request.options.decoding,
+                                                               progressive: .interval(.milliseconds(100)))
+        }
+        let holder = TokenHolder()
+        let downloader = configuration.downloader
+        let progress: @Sendable (Int64, Int64?) -> Void = { [self] received, expected in
+            reportProgress(key, job: job, received: received, expected: expected)
+        }
+        var partial: (@Sendable (Image) -> Void)?
+        if request.options.progressive {
+            partial = { [self] image in reportPartialImage(key, job: job, image: image) }
+        }
+        let handlePartial = partial
+        let ordered = request.options.progressive || table.withLock { table in
+            table.waiters(of: key, job: job).contains { $0.progress != nil || $0.partialImage != nil }
+        }
+        typealias Outcome = Result<ImageDownloadResult, ImageDownloadError>
+        let result: Outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+                var callbacks = DownloadCallbacks(progress: progress, partialImage: handlePartial) { outcome in
+                    continuation.resume(returning: outcome)
+                }
+                // Without event handlers, resuming needs no hop to the callback
+                // queue. With them, the completion queues behind every progress
+                // event and partial image, so none can reach a waiter after its completion.
+                callbacks.resumesDirectly = !ordered
+                let token = downloader.download(download, callbacks)
+                holder.store(token)
+            }
+        } onCancel: {
+            holder.cancel()
+        }
+        switch result {
+        case .success(let downloaded): return downloaded
+        case .failure(let error): throw .download(error)
+        }
+    }
+}
+
+/// Carries a download token to the cancellation handler, which may run before it exists.
+private final class TokenHolder: Sendable {
+    private struct Slot: Sendable {
+        var token: ImageDownloadToken?
+        var isCancelled = false
+    }
+
+    private let slot = Mutex(Slot())
+
+    func store(_ token: ImageDownloadToken) {
+        let cancelNow = slot.withLock { slot in
+            slot.token = token
+            return slot.isCancelled
+        }
+        if cancelNow { token.cancel() }
+    }
+
+    func cancel() {
+        let token = slot.withLock { slot in
+            slot.isCancelled = true
+            return slot.token
+        }
+        token?.cancel()
+    }
+}

@@ -1,0 +1,160 @@
+import ArgumentParser
+import Foundation
+import Glimpse
+import GlimpseCache
+
+/// `glimpse bench-pipeline`: memory hits, cold loads through the pipeline,
+/// and the same downloads and decodes without it.
+struct BenchPipelineCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-pipeline",
+        abstract: "Benchmark the image pipeline on a loopback server serving Fixtures/.",
+        discussion: """
+        Prints CSV lines pipeline,<name>,<value>,<unit>: memory-hit (loads/s of an image in the memory tier, \
+        one task), cold (images/s loading COUNT fixture images through the pipeline with empty caches) and \
+        direct (images/s downloading and decoding the same files with the downloader and the decoder registry \
+        only). cold and direct alternate for ROUNDS rounds each; medians. Their ratio goes to standard error.
+        """
+    )
+
+    @Option(help: "Images per cold or direct round.")
+    var count: Int = 200
+
+    @Option(help: "Timed rounds per contender, alternating.")
+    var rounds: Int = 5
+
+    @Option(help: "Loads in the memory-hit loop.")
+    var memoryLoads: Int = 1_000_000
+
+    @Flag(help: "Rate cold and direct per second of process CPU time (user + system, every thread, the embedded server's too) instead of wall time: steadier on a busy machine. Cold then includes finishing its background disk writes.")
+    var cpuTime = false
+
+    @Flag(help: "Run the cold loads without a disk tier (shows what the disk writes cost).")
+    var memoryOnly = false
+
+    @Option(help: "Where the cold rounds' disk caches go (default: the temporary directory).")
+    var scratch: String?
+
+    @Option(help: "Fixtures directory (default: found next to the sources, else ./Fixtures).")
+    var fixtures: String?
+
+    func validate() throws {
+        guard count >= 1, rounds >= 1, memoryLoads >= 1 else { throw ValidationError("every count must be at least 1") }
+    }
+
+    func run() async throws {
+        guard let directory = fixtures.map({ URL(fileURLWithPath: $0, isDirectory: true) })
+            ?? FixtureServer.locateFixtures() else {
+            throw CommandFailure("cannot find Fixtures/ (pass --fixtures DIR)")
+        }
+        // Only files that decode: a corrupt one would measure the failed-URL cache.
+        let files = FixtureServer.images(in: directory).filter { (try? DecoderRegistry.standard.decode($0.bytes)) != nil }
+        guard !files.isEmpty else { throw CommandFailure("\(directory.path): no decodable images") }
+        let fixtureServer = try FixtureServer(files: files)
+        defer { fixtureServer.server.shutdown() }
+        let downloader = ImageDownloader()
+        defer { downloader.invalidate() }
+
+        let memoryRate = try await memoryHits(fixtureServer, downloader: downloader)
+        print("pipeline,memory-hit,\(Int(memoryRate)),loads/s")
+
+        // Every round's empty disk cache stays until the end: deleting files between rounds
+        // makes ext4 search recently freed inodes on each create, which is not the pipeline's cost.
+        let scratch = (self.scratch.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FileManager.default.temporaryDirectory)
+            .appendingPathComponent("glimpse-bench-pipeline-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var copy = 0
+        func batch() -> [(URL, [UInt8])] {
+            defer { copy += 1 }
+            return (0..<count).map { index in
+                let file = files[index % files.count]
+                return (fixtureServer.url(file, copy: copy * count + index), file.bytes)
+            }
+        }
+        // Untimed warm-up of both: connections, thread pools, allocator.
+        _ = try await cold(batch(), downloader: downloader, scratch: scratch)
+        _ = try await direct(batch(), downloader: downloader)
+        var coldRates: [Double] = []
+        var directRates: [Double] = []
+        for _ in 0..<rounds {
+            coldRates.append(try await cold(batch(), downloader: downloader, scratch: scratch))
+            directRates.append(try await direct(batch(), downloader: downloader))
+        }
+        let coldMedian = Self.median(coldRates)
+        let directMedian = Self.median(directRates)
+        print("pipeline,cold,\(String(format: "%.1f", coldMedian)),images/s")
+        print("pipeline,direct,\(String(format: "%.1f", directMedian)),images/s")
+        Terminal.standardError("cold/direct = \(String(format: "%.3f", coldMedian / directMedian)) (target >= 0.9)")
+    }
+
+    private func memoryHits(_ fixtureServer: FixtureServer, downloader: ImageDownloader) async throws -> Double {
+        let manager = ImageManager(configuration: ImageManager.Configuration(downloader: downloader,
+                                                                             cache: ImageCache(disk: nil)))
+        guard let file = fixtureServer.files.first else { return 0 }
+        let url = fixtureServer.url(file)
+        _ = try await manager.load(url)
+        var rates: [Double] = []
+        for _ in 0..<3 {
+            let start = ContinuousClock.now
+            for _ in 0..<memoryLoads {
+                let loaded = try await manager.load(url)
+                guard loaded.tier == .memory else { throw CommandFailure("memory-hit: load came from \(loaded.tier)") }
+            }
+            rates.append(Double(memoryLoads) / (PipelineSupport.milliseconds(since: start) / 1e3))
+        }
+        return Self.median(rates)
+    }
+
+    /// Images/s through a fresh manager with empty memory and disk tiers.
+    private func cold(_ batch: [(URL, [UInt8])], downloader: ImageDownloader, scratch: URL) async throws -> Double {
+        let cacheDirectory = scratch.appendingPathComponent(UUID().uuidString, isDirectory: true)
+        let disk = memoryOnly ? nil : try DiskCache(configuration: DiskCache.Configuration(directory: cacheDirectory))
+        let cache = ImageCache(disk: disk)
+        let manager = ImageManager(configuration: ImageManager.Configuration(downloader: downloader, cache: cache))
+        let start = Self.now(cpuTime)
+        let loaded = await withTaskGroup(of: Bool.self) { group in
+            for (url, _) in batch {
+                group.addTask { (try? await manager.load(url)) != nil }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        // Background disk writes end before the next round starts, so that they never
+        // count against `direct`; in CPU-time mode they count for `cold`.
+        if cpuTime { cache.waitForPendingWrites() }
+        let seconds = Self.now(cpuTime) - start
+        if !cpuTime { cache.waitForPendingWrites() }
+        guard loaded == batch.count else { throw CommandFailure("cold: only \(loaded) of \(batch.count) loaded") }
+        disk?.flush()
+        return Double(batch.count) / seconds
+    }
+
+    /// Images/s with the downloader and the decoder registry alone.
+    private func direct(_ batch: [(URL, [UInt8])], downloader: ImageDownloader) async throws -> Double {
+        let start = Self.now(cpuTime)
+        let loaded = await withTaskGroup(of: Bool.self) { group in
+            for (url, _) in batch {
+                group.addTask {
+                    guard let downloaded = try? await downloader.download(url) else { return false }
+                    return (try? DecoderRegistry.standard.decode(downloaded.bytes)) != nil
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        let seconds = Self.now(cpuTime) - start
+        guard loaded == batch.count else { throw CommandFailure("direct: only \(loaded) of \(batch.count) loaded") }
+        return Double(batch.count) / seconds
+    }
+
+    /// Seconds of monotonic wall time, or of the process's CPU time.
+    private static func now(_ cpuTime: Bool) -> Double {
+        var spec = timespec()
+        clock_gettime(cpuTime ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+}

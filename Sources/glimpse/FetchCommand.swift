@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import Glimpse
+import GlimpseCache
+
+/// `glimpse fetch`: loads URLs through the whole pipeline (memory → disk →
+/// network → decode → transform → store).
+struct FetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Load images through the pipeline (memory, disk cache, network).",
+        discussion: """
+        Prints one line per URL: 'URL: ok tier=network|disk|memory FORMAT WIDTHxHEIGHT frames=N ms=T' \
+        or 'URL: error <reason>'. Exit status 1 when any URL failed.
+        """
+    )
+
+    @Argument(help: "The image URLs (http or https).")
+    var urls: [String]
+
+    @Option(help: "Disk cache directory (default: the disk cache's, ~/.cache/glimpse/images).")
+    var cacheDir: String?
+
+    @Option(help: "Loads in flight at once.")
+    var concurrency: Int = 6
+
+    @Option(help: "Write each decoded (or thumbnail) image as PNG into this directory.")
+    var output: String?
+
+    @Option(help: "Make a thumbnail that fits WIDTHxHEIGHT.")
+    var thumbnail: String?
+
+    @Flag(help: "Never download: only the caches answer.")
+    var cacheOnly = false
+
+    @Flag(help: "Neither read nor write the disk cache.")
+    var noCache = false
+
+    @Flag(help: "Revalidate cached bytes with the server (If-None-Match / If-Modified-Since).")
+    var refresh = false
+
+    @Flag(help: "Retry URLs that failed permanently a short while ago.")
+    var retryFailed = false
+
+    func validate() throws {
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        if let thumbnail { _ = try PipelineSupport.thumbnail(thumbnail) }
+        if cacheOnly, noCache { throw ValidationError("--cache-only and --no-cache exclude each other") }
+    }
+
+    func run() async throws {
+        let disk: DiskCache? = noCache ? nil : try PipelineSupport.openDisk(cacheDir)
+        var downloaderConfiguration = ImageDownloader.Configuration()
+        downloaderConfiguration.maximumConcurrentDownloads = concurrency
+        let downloader = ImageDownloader(configuration: downloaderConfiguration)
+        defer { downloader.invalidate() }
+        let manager = ImageManager(configuration: ImageManager.Configuration(
+            downloader: downloader, cache: ImageCache(disk: disk)))
+        var options = ImageManager.Options(retryFailed: retryFailed, refreshCached: refresh, fromCacheOnly: cacheOnly,
+                                           memoryCacheOnly: noCache, waitForDiskStore: true)
+        if let thumbnail { options.transformer = try PipelineSupport.thumbnail(thumbnail) }
+        if let output {
+            do {
+                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            } catch {
+                throw CommandFailure("\(output): cannot create the directory")
+            }
+        }
+
+        let progress = ProgressBar(total: urls.count)
+        progress.draw(0)
+        var failures = 0
+        var done = 0
+        let loadOptions = options
+        let texts = urls
+        let load: @Sendable (Int) async -> (Int, Result<ImageResult, ImageLoadError>, Double) = { index in
+            let start = ContinuousClock.now
+            guard let url = URL(string: texts[index]) else { return (index, .failure(.download(.invalidURL)), 0) }
+            let result: Result<ImageResult, ImageLoadError>
+            do throws(ImageLoadError) {
+                result = .success(try await manager.load(url, options: loadOptions))
+            } catch {
+                result = .failure(error)
+            }
+            return (index, result, PipelineSupport.milliseconds(since: start))
+        }
+        await withTaskGroup(of: (Int, Result<ImageResult, ImageLoadError>, Double).self) { group in
+            var next = 0
+            while next < min(concurrency, texts.count) {
+                let index = next
+                group.addTask { await load(index) }
+                next += 1
+            }
+            while let (index, result, milliseconds) = await group.next() {
+                progress.clear()
+                var line = PipelineSupport.line(texts[index], result, milliseconds: milliseconds)
+                var failed = false
+                switch result {
+                case .success(let loaded):
+                    if let output {
+                        do throws(CommandFailure) {
+                            try write(loaded.image, index: index, into: output)
+                        } catch {
+                            line = "\(texts[index]): error \(error.message)"
+                            failed = true
+                        }
+                    }
+                case .failure:
+                    failed = true
+                }
+                if failed { failures += 1 }
+                print(line)
+                done += 1
+                progress.draw(done)
+                if next < texts.count {
+                    let index = next
+                    group.addTask { await load(index) }
+                    next += 1
+                }
+            }
+        }
+        progress.clear()
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// `<index>-<last path component>.png`, so equal names from different URLs never collide.
+    private func write(_ image: Image, index: Int, into directory: String) throws(CommandFailure) {
+        let last = URL(string: urls[index])?.deletingPathExtension().lastPathComponent ?? "image"
+        let safe = String(last.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }.prefix(80))
+        let path = (directory as NSString).appendingPathComponent("\(index)-\(safe.isEmpty ? "image" : safe).png")
+        try ImageFiles.write(try PipelineSupport.png(image), to: path)
+    }
+}

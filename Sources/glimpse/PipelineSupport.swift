@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Glimpse
+import GlimpseCache
+
+/// Shared pieces of the pipeline commands (`fetch`, `cache`, `demo`, `bench-pipeline`).
+enum PipelineSupport {
+    /// The disk cache's default directory for the CLI's images.
+    static var defaultCacheDirectory: URL { DiskCache.Configuration(namespace: "images").directory }
+
+    static func openDisk(_ path: String?) throws(CommandFailure) -> DiskCache {
+        let directory = path.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? defaultCacheDirectory
+        do {
+            return try DiskCache(configuration: DiskCache.Configuration(directory: directory))
+        } catch {
+            throw CommandFailure("\(directory.path): cannot open the cache: \(error)")
+        }
+    }
+
+    /// `WxH` → a resize that fits the image in that box.
+    static func thumbnail(_ text: String) throws -> ImageTransformers.Resize {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0,
+              width <= 65_535, height <= 65_535 else {
+            throw ValidationError("--thumbnail must be WIDTHxHEIGHT with positive sizes, e.g. 128x128")
+        }
+        return ImageTransformers.Resize(width: width, height: height, mode: .fit, allowsUpscaling: false)
+    }
+
+    /// A result line: `URL: ok tier=… FORMAT WxH frames=N ms=T` or `URL: error <reason>`.
+    static func line(_ url: String, _ result: Result<ImageResult, ImageLoadError>, milliseconds: Double) -> String {
+        switch result {
+        case .success(let loaded):
+            let image = loaded.image
+            return "\(url): ok tier=\(loaded.tier) \(image.format.rawValue.uppercased()) \(image.width)x\(image.height) "
+                + "frames=\(image.frames.count) ms=\(String(format: "%.1f", milliseconds))"
+        case .failure(let error):
+            return "\(url): error \(error)"
+        }
+    }
+
+    /// Encodes the first frame as PNG.
+    static func png(_ image: Image) throws(CommandFailure) -> [UInt8] {
+        do {
+            return try PNG.Encoder().encode(image.pixels, metadata: image.metadata)
+        } catch {
+            throw CommandFailure("cannot encode PNG: \(error)")
+        }
+    }
+
+    static func milliseconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Glimpse
+import GlimpseCache
+import TestSupport
+import Testing
+extension PipelineTests {
+    @Suite(.timeLimit(.minutes(1)))
+    struct ImageCacheTests {
+        private func makeCache() throws -> (ImageCache, URL) {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("glimpse-imagecache-\(UUID().uuidString)", isDirectory: true)
+            let disk = try DiskCache(configuration: DiskCache.Configuration(directory: directory))
+            return (ImageCache(memory: MemoryCache(costLimit: 16 << 20), disk: disk), directory)
+        }
+
+        @Test func queriesReportTheTierAndChargePixelBytes() async throws {
+            let (cache, directory) = try makeCache()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let png = try Fixtures.bytes("png/ct6-d08-seq.png")
+            let image = try DecoderRegistry.standard.decode(png)
+            let key = ImageCacheKey(base: "https://example.com/a.png")
+            #expect(await cache.query(key).tier == .none)
+
+            cache.store(image, data: png, metadata: DiskCache.Metadata(etag: "\"x\""), forKey: key)
+            #expect(cache.memory.totalCost == 33 * 7 * 4)
+            let memory = await cache.query(key)
+            #expect(memory.tier == .memory && memory.image == image && memory.data == nil)
+
+            cache.clear(.memory)
+            let disk = await cache.query(key)
+            #expect(disk.tier == .disk && disk.image == image && disk.data == png && disk.metadata?.etag == "\"x\"")
+            #expect(await cache.query(key, tiers: .memory).tier == .none)
+
+            // A variant shares the original bytes but not the memory entry.
+            let variant = ImageCacheKey(base: key.base, variant: "resize")
+            cache.store(image, data: nil, forKey: variant, in: .memory)
+            cache.remove(key)
+            #expect(await cache.query(key).tier == .none)
+            #expect(await cache.query(variant).tier == .memory)
+            cache.clear()
+            let statistics = cache.statistics
+            #expect(statistics.memory.count == 0 && statistics.diskCount == 0)
+            #expect(statistics.diskHits == 1)
+        }
+
+        @Test func concurrentDiskQueriesAllAnswer() async throws {
+            let (cache, directory) = try makeCache()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let png = try Fixtures.bytes("png/ct6-d08-seq.png")
+            let key = ImageCacheKey(base: "k")
+            cache.store(nil, data: png, forKey: key, in: .disk)
+            let lookups = await withTaskGroup(of: ImageCache.Lookup.self) { group in
+                for _ in 0..<16 { group.addTask { await cache.query(key) } }
+                var lookups: [ImageCache.Lookup] = []
+                for await lookup in group { lookups.append(lookup) }
+                return lookups
+            }
+            #expect(lookups.allSatisfy { $0.tier == .disk && $0.image?.width == 33 })
+            let statistics = cache.statistics
+            // Each query either read the disk itself or joined a read in flight.
+            #expect(statistics.diskHits == 16)
+            #expect(statistics.coalescedDiskReads <= 15)
+        }
+    }
+}
