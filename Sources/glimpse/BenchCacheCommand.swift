@@ -61,6 +61,8 @@ struct BenchCacheCommand: ParsableCommand {
             let order = run % 2 == 0 ? [false, true] : [true, false]
             for raw in order {
                 let write = try raw ? disk.writeRaw() : disk.writeCache()
+                // Reads start on a quiet system, not during the writeback of the writes.
+                sync()
                 let read = try raw ? disk.readRaw() : disk.readCache()
                 figures[raw ? "disk-write-raw" : "disk-write", default: []].append(write)
                 figures[raw ? "disk-read-raw" : "disk-read-hit", default: []].append(read)

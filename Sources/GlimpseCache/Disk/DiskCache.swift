@@ -212,7 +212,7 @@ public final class DiskCache: Sendable {
     private func read(key: String, includeData: Bool, touch: Bool = true) -> ReadOutcome {
         let name = Self.fileName(forKey: key)
         let filePath = path + "/" + name
-        switch EntryFile.read(path: filePath, key: Array(key.utf8), includeData: includeData) {
+        switch EntryFile.read(path: filePath, key: key.utf8, includeData: includeData) {
         case .missing:
             index.withLock { $0.recordRemoval(name) }
             return .miss
