@@ -35,6 +35,9 @@ struct BenchCacheCommand: ParsableCommand {
     @Option(help: "Entries in the directory opened for disk-open-100k.")
     var openEntries: Int = 100_000
 
+    @Flag(help: "fsync each disk cache entry before renaming it into place (durableWrites).")
+    var durable = false
+
     @Option(help: "Where to create scratch directories (default: the temporary directory).")
     var directory: String?
 
@@ -54,7 +57,7 @@ struct BenchCacheCommand: ParsableCommand {
         line("memory-get-hit-2threads", median(runs) { memory.getHits(threads: 2) }, "ops/s")
         line("memory-set-evict", median(runs) { memory.setEvict() }, "ops/s")
 
-        let disk = try DiskBench(root: root, entries: diskEntries)
+        let disk = try DiskBench(root: root, entries: diskEntries, durable: durable)
         var figures: [String: [Double]] = [:]
         for run in 0..<runs {
             // Alternate which side goes first so neither always enjoys a warmer system.
@@ -159,11 +162,11 @@ private struct DiskBench {
     let cache: DiskCache
     let rawDirectory: String
 
-    init(root: URL, entries: Int) throws {
+    init(root: URL, entries: Int, durable: Bool) throws {
         self.root = root
         self.entries = entries
         payload = Data((0..<Self.entrySize).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) })
-        cache = try DiskCache(configuration: .init(directory: root.appendingPathComponent("cache")))
+        cache = try DiskCache(configuration: .init(directory: root.appendingPathComponent("cache"), durableWrites: durable))
         rawDirectory = root.appendingPathComponent("raw").path
         try FileManager.default.createDirectory(atPath: rawDirectory, withIntermediateDirectories: true)
     }

@@ -86,7 +86,10 @@ extension DiskCache {
         /// then owns (open, fstat, pread, close: the same system calls as reading a plain file).
         /// A metadata read fetches the first page and more only for an unusually long prefix.
         static func read(path: String, key: String.UTF8View, includeData: Bool) -> ReadResult {
-            let fd = POSIXFile.open(path, flags: O_RDONLY)
+            // O_NOATIME: recency is the cache's own bookkeeping, so reads need not dirty the
+            // inode; the kernel refuses it for files we do not own, then a plain open is used.
+            var fd = POSIXFile.open(path, flags: O_RDONLY | POSIXFile.noAccessTime)
+            if fd < 0 && POSIXFile.lastError == EPERM { fd = POSIXFile.open(path, flags: O_RDONLY) }
             guard fd >= 0 else {
                 return POSIXFile.lastError == ENOENT ? .missing : .corrupt(inode: nil)
             }
