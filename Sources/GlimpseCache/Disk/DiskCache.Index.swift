@@ -35,12 +35,16 @@ extension DiskCache {
             removedWhileLoading.remove(name)
         }
 
-        mutating func recordAccess(_ name: String, size: Int, stored: Int64, now: Int64) {
-            if list.touch(name) != nil {
-                if let slot = list.slot(for: name) { list.update(slot) { $0.lastUsed = now } }
-            } else {
+        /// `fileExists` is consulted only for names the index does not hold: an entry evicted
+        /// or removed between the read and this call must not come back as a ghost.
+        mutating func recordAccess(_ name: String, size: Int, stored: Int64, now: Int64, fileExists: () -> Bool) {
+            if let slot = list.touch(name) {
+                list.update(slot) { $0.lastUsed = now }
+            } else if fileExists() {
                 // Written by another process, or not scanned yet: adopt it as most recent.
                 list.insert(name, value: Entry(size: size, stored: stored, lastUsed: now), cost: size, expiry: nil)
+            } else {
+                return
             }
             DiskCache.Journal.appendLine(name: name, time: now, to: &pendingJournal)
             pendingJournalLines += 1

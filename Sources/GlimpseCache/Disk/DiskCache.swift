@@ -56,12 +56,11 @@ public final class DiskCache: Sendable {
     }
 
     private func merge(_ result: DirectoryScan.Result) {
-        let (evicted, expired) = index.withLock { index in
+        index.withLock { index in
             index.merge(scanned: result.entries)
             index.journalLines += result.journalLines
-            return (evictionCandidates(&index), expiredCandidates(&index))
+            deleteFiles(evictionCandidates(&index) + expiredCandidates(&index))
         }
-        deleteFiles(evicted + expired)
         compactJournalIfNeeded()
     }
 
@@ -131,38 +130,44 @@ public final class DiskCache: Sendable {
             POSIXFile.unlink(temporary)
             throw .io(operation: "write", errno: code)
         }
-        guard POSIXFile.rename(temporary, path + "/" + name) else {
-            let code = POSIXFile.lastError
-            POSIXFile.unlink(temporary)
-            throw .io(operation: "rename", errno: code)
-        }
-        let evicted = index.withLock { index in
+        // Renames, unlinks and index updates happen together under the lock, so an eviction
+        // can never delete a file that a concurrent write has just put in place.
+        let renameError: Int32? = index.withLock { index in
+            guard POSIXFile.rename(temporary, path + "/" + name) else { return POSIXFile.lastError }
             index.recordWrite(name, size: size, now: writeTime)
-            return evictionCandidates(&index)
+            deleteFiles(evictionCandidates(&index))
+            return nil
         }
-        deleteFiles(evicted)
+        if let renameError {
+            POSIXFile.unlink(temporary)
+            throw .io(operation: "rename", errno: renameError)
+        }
     }
 
     /// Removes the entry for `key`, if any.
     public func remove(_ key: String) {
         let name = Self.fileName(forKey: key)
-        POSIXFile.unlink(path + "/" + name)
-        index.withLock { $0.recordRemoval(name) }
+        index.withLock { index in
+            POSIXFile.unlink(path + "/" + name)
+            index.recordRemoval(name)
+        }
     }
 
     /// Removes every entry (and the journal) from the directory.
     public func removeAll() {
-        index.withLock { $0.recordRemoveAll() }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        for name in names where Journal.entryName(Array(name.utf8)) != nil || name == Journal.fileName {
-            POSIXFile.unlink(path + "/" + name)
+        index.withLock { index in
+            index.recordRemoveAll()
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            for name in names where Journal.entryName(Array(name.utf8)) != nil || name == Journal.fileName {
+                POSIXFile.unlink(path + "/" + name)
+            }
         }
     }
 
     /// Removes entries older than `maxAge` (waits for the initial scan).
     public func removeExpired() {
         waitUntilIndexLoaded()
-        deleteFiles(index.withLock { expiredCandidates(&$0) })
+        index.withLock { deleteFiles(expiredCandidates(&$0)) }
     }
 
     /// Appends buffered recency records to the journal. Called automatically in batches and
@@ -214,7 +219,10 @@ public final class DiskCache: Sendable {
         let filePath = path + "/" + name
         switch EntryFile.read(path: filePath, key: key.utf8, includeData: includeData) {
         case .missing:
-            index.withLock { $0.recordRemoval(name) }
+            index.withLock { index in
+                // Re-checked under the lock: a concurrent write may have created it since.
+                if POSIXFile.inode(atPath: filePath) == nil { index.recordRemoval(name) }
+            }
             return .miss
         case .otherKey:
             return .miss
@@ -231,7 +239,8 @@ public final class DiskCache: Sendable {
             }
             guard touch else { return .entry(metadata, data) }
             let flushNeeded = index.withLock { index in
-                index.recordAccess(name, size: fileSize, stored: stored, now: time)
+                index.recordAccess(name, size: fileSize, stored: stored, now: time,
+                                   fileExists: { POSIXFile.inode(atPath: filePath) != nil })
                 return index.pendingJournalLines >= Self.journalBatch
             }
             if flushNeeded {
@@ -246,10 +255,15 @@ public final class DiskCache: Sendable {
     /// was read (a different inode), in which case the new entry is left alone.
     private func discard(name: String, inode: UInt64?) {
         let filePath = path + "/" + name
-        if inode == nil || POSIXFile.inode(atPath: filePath) == inode {
-            POSIXFile.unlink(filePath)
+        index.withLock { index in
+            let current = POSIXFile.inode(atPath: filePath)
+            if current != nil && (inode == nil || current == inode) {
+                POSIXFile.unlink(filePath)
+            } else if current != nil {
+                return  // replaced by a valid write meanwhile: keep it and its index entry
+            }
+            index.recordRemoval(name)
         }
-        index.withLock { $0.recordRemoval(name) }
     }
 
     private func evictionCandidates(_ index: inout Index) -> [String] {
