@@ -30,6 +30,8 @@ public final class DiskCache: Sendable {
     private let temporaryCounter = Atomic<Int>(0)
     let ioQueue = DispatchQueue(label: "glimpse.disk-cache.io", attributes: .concurrent)
     private static let journalBatch = 256
+    /// Entries merged or evicted per lock acquisition while indexing a directory.
+    private static let mergeChunk = 2048
 
     /// Opens (creating when missing) the namespace directory and starts the background scan.
     public init(configuration: Configuration) throws(DiskCache.Error) {
@@ -56,11 +58,30 @@ public final class DiskCache: Sendable {
     }
 
     private func merge(_ result: DirectoryScan.Result) {
-        index.withLock { index in
-            index.merge(scanned: result.entries)
-            index.journalLines += result.journalLines
-            deleteFiles(evictionCandidates(&index) + expiredCandidates(&index))
+        // In chunks, newest first, so reads and writes waiting for the lock wait briefly.
+        var end = result.entries.endIndex
+        while end > result.entries.startIndex {
+            let start = max(result.entries.startIndex, end - Self.mergeChunk)
+            index.withLock { $0.merge(scanned: result.entries[start..<end]) }
+            end = start
         }
+        index.withLock { index in
+            index.finishMerge()
+            index.journalLines += result.journalLines
+        }
+        var continuing = false
+        while true {
+            let done = index.withLock { index in
+                let batch = index.namesToEvict(sizeLimit: configuration.sizeLimit, countLimit: configuration.countLimit,
+                                               trimRatio: configuration.trimRatio, batch: Self.mergeChunk,
+                                               continuing: continuing)
+                deleteFiles(batch.names)
+                return batch.done
+            }
+            if done { break }
+            continuing = true
+        }
+        index.withLock { deleteFiles(expiredCandidates(&$0)) }
         compactJournalIfNeeded()
     }
 
@@ -268,7 +289,7 @@ public final class DiskCache: Sendable {
 
     private func evictionCandidates(_ index: inout Index) -> [String] {
         index.namesToEvict(sizeLimit: configuration.sizeLimit, countLimit: configuration.countLimit,
-                           trimRatio: configuration.trimRatio)
+                           trimRatio: configuration.trimRatio).names
     }
 
     private func expiredCandidates(_ index: inout Index) -> [String] {
