@@ -113,7 +113,10 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
                 state.list.remove(key)
                 return false
             }
-            state.list.insert(key, value: value, cost: cost, expiry: expiry)
+            // In a full cache's steady state the new entry takes the evicted one's slot.
+            if state.list.insert(key, value: value, cost: cost, expiry: expiry, countLimit: countLimit).evicted != nil {
+                state.statistics.evictions += 1
+            }
             Self.evict(&state, costLimit: costLimit, countLimit: countLimit)
             return true
         }
