@@ -64,8 +64,12 @@ struct BenchCacheCommand: ParsableCommand {
             let order = run % 2 == 0 ? [false, true] : [true, false]
             for raw in order {
                 let write = try raw ? disk.writeRaw() : disk.writeCache()
-                // Reads start on a quiet system, not during the writeback of the writes.
+                // Reads start on a quiet system, not during the writeback of the writes, and
+                // after the same short sleep on both sides: on a busy machine the scheduler
+                // favours a thread that just slept (as the raw side does inside fsync), which
+                // would otherwise skew the comparison.
                 sync()
+                Thread.sleep(forTimeInterval: 0.05)
                 let read = try raw ? disk.readRaw() : disk.readCache()
                 figures[raw ? "disk-write-raw" : "disk-write", default: []].append(write)
                 figures[raw ? "disk-read-raw" : "disk-read-hit", default: []].append(read)
