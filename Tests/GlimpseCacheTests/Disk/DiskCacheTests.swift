@@ -198,6 +198,29 @@ struct DiskCacheTests {
         #expect(reopened.count == 4)
     }
 
+    @Test func compactsTheJournalAndKeepsRecency() throws {
+        let directory = TemporaryDirectory()
+        let clock = TestClock(start: .seconds(1_700_000_000))
+        do {
+            let cache = try DiskCache(configuration: configuration(directory, clock: clock))
+            for key in ["a", "b", "c"] { try cache.setData(bytes(10), forKey: key) }
+            cache.waitUntilIndexLoaded()
+            // Past the 4096-line threshold (checked at each 256-read flush), ending c, a, b.
+            for step in 0..<4500 {
+                clock.advance(by: .milliseconds(1))
+                _ = cache.data(forKey: ["c", "a", "b"][step % 3])
+            }
+            clock.advance(by: .seconds(1))
+            _ = cache.data(forKey: "b")
+            cache.flush()
+        }
+        let journal = try Data(contentsOf: directory.url.appendingPathComponent(".journal"))
+        // Compacted once past 4096 lines: one line per entry plus the reads since.
+        #expect(journal.count / DiskCache.Journal.lineLength < 1000)
+        let reopened = try DiskCache(configuration: configuration(directory, clock: clock))
+        #expect(reopened.namesByRecency == ["c", "a", "b"].map(DiskCache.fileName(forKey:)))
+    }
+
     @Test func servesReadsBeforeTheInitialScanFinishes() throws {
         let directory = TemporaryDirectory()
         do {
