@@ -23,22 +23,26 @@ let package = Package(
         // Bytes in, pixels out. Standard library and CZlib only: never Foundation.
         .target(
             name: "GlimpseCodec",
-            dependencies: ["CZlib"]
+            dependencies: ["CZlib"],
+            exclude: ["GIF/README.md"]
         ),
         .target(name: "GlimpseCache"),
         .target(name: "Glimpse", dependencies: ["GlimpseCodec", "GlimpseCache"]),
+        // A scriptable HTTP/1.1 server on 127.0.0.1 for tests and benchmarks (Foundation + Glibc).
+        .target(name: "LoopbackHTTPServer"),
         .executableTarget(
             name: "glimpse",
             dependencies: [
                 "Glimpse",
                 "GlimpseCodec",
                 "GlimpseCache",
+                "LoopbackHTTPServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Child process for the disk cache's crash and multi-process tests (not a product).
         .executableTarget(name: "glimpse-cache-stress", dependencies: ["GlimpseCache"]),
-        .target(name: "TestSupport", dependencies: ["GlimpseCodec"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["GlimpseCodec", "LoopbackHTTPServer"], path: "Tests/TestSupport"),
         .testTarget(name: "GlimpseCodecTests", dependencies: ["GlimpseCodec", "TestSupport"]),
         .testTarget(name: "GlimpseCacheTests", dependencies: ["GlimpseCache", "TestSupport"]),
         .testTarget(name: "GlimpseTests", dependencies: ["Glimpse", "TestSupport"]),

@@ -16,7 +16,7 @@ struct DecodeCommand: ParsableCommand {
     @Argument(help: "The image to decode.")
     var file: String
 
-    @Option(name: .shortAndLong, help: "Output file (.pam).")
+    @Option(name: .shortAndLong, help: "Output file (.pam, .png, or .gif; .gif writes every frame).")
     var output: String?
 
     @Option(help: "Frame to write (0-based).")
@@ -40,7 +40,9 @@ struct DecodeCommand: ParsableCommand {
     func run() throws {
         var options = DecodingOptions(sampleDepth: depth == 16 ? .preserve : .eightBit)
         if let scale { options.scaleDenominator = scale.denominator }
-        if allFrames == nil, frame == 0 { options.firstFrameOnly = true }
+        // A .gif output holds every frame (the animation), so it needs them all.
+        let writesAnimation = output.map { ($0 as NSString).pathExtension.lowercased() == "gif" } ?? false
+        if allFrames == nil, frame == 0, !writesAnimation { options.firstFrameOnly = true }
         let image = try ImageFiles.decode(file, options: options)
         if let output {
             guard frame < image.frames.count else {

@@ -18,6 +18,8 @@ struct GlimpseCommand: AsyncParsableCommand {
             DecodeCommand.self,
             BenchCommand.self,
             BenchCacheCommand.self,
+            BenchDownloadCommand.self,
+            BenchTransformCommand.self,
         ]
     )
 

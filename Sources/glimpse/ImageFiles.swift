@@ -37,8 +37,17 @@ enum ImageFiles {
         switch (path as NSString).pathExtension.lowercased() {
         case "pam":
             return PAM.encode(pixels)
+        case "png":
+            do {
+                return try PNG.Encoder().encode(pixels, metadata: image.metadata)
+            } catch {
+                throw CommandFailure("\(path): cannot encode PNG: \(error)")
+            }
+        case "gif":
+            // GIF keeps the whole animation, whatever `frame` says.
+            do { return try GIF.Encoder.encode(image) } catch { throw CommandFailure("\(path): cannot encode: \(error)") }
         case let other:
-            throw CommandFailure("\(path): cannot write .\(other) files (supported: .pam)")
+            throw CommandFailure("\(path): cannot write .\(other) files (supported: .pam, .png, .gif)")
         }
     }
 

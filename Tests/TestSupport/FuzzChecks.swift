@@ -40,7 +40,11 @@ public enum FuzzChecks {
 
     /// Our encoder for `format`, for the round trip; `nil` where none exists yet.
     static func encoder(for format: ImageFormat) -> ((Image) -> [UInt8]?)? {
-        nil
+        switch format {
+        case .png: { try? PNG.Encoder().encode($0) }
+        case .apng: { try? PNG.Encoder().encodeAnimation($0) }
+        default: nil
+        }
     }
 
     /// Runs one input through `target`. Returns a description of a violated

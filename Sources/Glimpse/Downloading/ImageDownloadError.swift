@@ -1,0 +1,54 @@
+/// Why a download failed. Every caller's completion receives exactly one
+/// result: the download or one of these.
+public enum ImageDownloadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The URL is malformed, has no host, or uses a scheme the configuration
+    /// does not allow.
+    case invalidURL
+    /// The server answered with a status outside the acceptable range
+    /// (RFC 9110 §15).
+    case badStatus(Int)
+    /// The server answered 304 Not Modified to a conditional request
+    /// (RFC 9110 §15.4.5): the caller's cached copy is still valid.
+    case notModified
+    /// The response's media type (RFC 9110 §8.3) is not acceptable; carries it.
+    case invalidContentType(String?)
+    /// The response was acceptable but carried no bytes.
+    case emptyBody
+    /// The response is larger than ``ImageDownloader/Configuration/maximumResponseSize``;
+    /// the transfer was cancelled early.
+    case tooLarge
+    /// No data arrived within the request timeout.
+    case timedOut
+    /// The caller cancelled, the request modifier dropped the request, or the
+    /// downloader was invalidated.
+    case cancelled
+    /// The bytes arrived but could not be decoded.
+    case decodingFailed(DecodingError)
+    /// The configured data transform rejected the body; carries its reason.
+    case transformFailed(String)
+    /// Allowing invalid TLS certificates was asked for, but swift-corelibs-foundation's
+    /// URLSession on Linux never asks its delegate about server trust (libcurl
+    /// verifies peers itself), so the request is refused rather than silently
+    /// verified anyway.
+    case invalidCertificatesNotSupported
+    /// The connection failed: `code` is the `URLError` code, `message` its text.
+    case transport(code: Int, message: String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL: "invalid URL"
+        case .badStatus(let code): "bad HTTP status \(code)"
+        case .notModified: "not modified (304)"
+        case .invalidContentType(let type): "invalid content type \(type ?? "(none)")"
+        case .emptyBody: "empty body"
+        case .tooLarge: "response too large"
+        case .timedOut: "timed out"
+        case .cancelled: "cancelled"
+        case .decodingFailed(let error): "decoding failed: \(error)"
+        case .transformFailed(let reason): "data transform failed: \(reason)"
+        case .invalidCertificatesNotSupported:
+            "allowing invalid TLS certificates is not supported by URLSession on this platform"
+        case .transport(let code, let message): "transport error \(code): \(message)"
+        }
+    }
+}

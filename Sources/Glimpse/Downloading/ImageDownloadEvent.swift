@@ -1,0 +1,26 @@
+import Foundation
+
+/// What observers of an ``ImageDownloader`` see, one event per HTTP transfer
+/// (not per caller: coalesced callers share a transfer).
+public enum ImageDownloadEvent: Sendable, Hashable {
+    /// A transfer was handed to URLSession.
+    case started(URL)
+    /// The response head arrived, with its status.
+    case receivedResponse(URL, statusCode: Int)
+    /// A transfer ended, however it ended (`nil` error for success).
+    case stopped(URL, error: ImageDownloadError?)
+    /// A transfer's data was delivered successfully.
+    case finished(URL)
+}
+
+extension Notification.Name {
+    /// Posted when a transfer starts (SDWebImage's `SDWebImageDownloadStartNotification`).
+    /// The notification's object is the ``ImageDownloader``; `userInfo["url"]` the URL.
+    public static let glimpseDownloadStart = Notification.Name("GlimpseDownloadStartNotification")
+    /// Posted when a response head arrives (`SDWebImageDownloadReceiveResponseNotification`).
+    public static let glimpseDownloadReceiveResponse = Notification.Name("GlimpseDownloadReceiveResponseNotification")
+    /// Posted when a transfer ends, however it ended (`SDWebImageDownloadStopNotification`).
+    public static let glimpseDownloadStop = Notification.Name("GlimpseDownloadStopNotification")
+    /// Posted when a transfer succeeds (`SDWebImageDownloadFinishNotification`).
+    public static let glimpseDownloadFinish = Notification.Name("GlimpseDownloadFinishNotification")
+}

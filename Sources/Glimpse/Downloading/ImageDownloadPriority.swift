@@ -1,0 +1,12 @@
+/// How soon a queued download starts relative to the others. Higher
+/// priorities start first; equal priorities follow the configured
+/// ``ImageDownloader/Configuration/ExecutionOrder``.
+public enum ImageDownloadPriority: Int, Sendable, Hashable, Comparable, CaseIterable {
+    case veryLow
+    case low
+    case normal
+    case high
+    case veryHigh
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}

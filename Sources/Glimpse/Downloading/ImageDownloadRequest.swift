@@ -1,0 +1,70 @@
+import Foundation
+
+/// One caller's request for an image's bytes (and, optionally, the decoded image).
+///
+/// Requests that agree on ``url``, ``headers`` and ``options`` share one HTTP
+/// transfer; ``priority`` and ``decoding`` are per caller.
+public struct ImageDownloadRequest: Sendable {
+    /// Per-request switches that change the HTTP exchange.
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// Let the session's `URLCache` answer and store (off by default; the
+        /// session configuration must also have a cache).
+        public static let useURLCache = Options(rawValue: 1 << 0)
+        /// Send and store cookies (RFC 6265).
+        public static let handleCookies = Options(rawValue: 1 << 1)
+        /// Accept invalid TLS certificates. Not supported by URLSession on Linux:
+        /// such requests fail with ``ImageDownloadError/invalidCertificatesNotSupported``.
+        public static let allowInvalidCertificates = Options(rawValue: 1 << 2)
+    }
+
+    /// When the partial image of a progressive download is handed out.
+    public enum ProgressiveThrottle: Sendable, Hashable {
+        /// At most once per interval.
+        case interval(Duration)
+        /// Each time another `fraction` (0...1) of the expected length has arrived;
+        /// with an unknown length, once per 64 KiB per 0.1.
+        case progressStep(Double)
+    }
+
+    /// What the caller wants decoded.
+    public struct Decoding: Sendable, Hashable {
+        public var options: DecodingOptions
+        /// Hand out partial images while data arrives; `nil` for none.
+        public var progressive: ProgressiveThrottle?
+
+        public init(options: DecodingOptions = DecodingOptions(), progressive: ProgressiveThrottle? = nil) {
+            self.options = options
+            self.progressive = progressive
+        }
+    }
+
+    public var url: URL
+    public var priority: ImageDownloadPriority
+    /// Extra header fields, e.g. `If-None-Match` for revalidation (RFC 9110 §13.1).
+    /// They override the configuration's defaults.
+    public var headers: [String: String]
+    public var options: Options
+    /// Decode the body when set; bytes only otherwise.
+    public var decoding: Decoding?
+
+    public init(url: URL, priority: ImageDownloadPriority = .normal, headers: [String: String] = [:],
+                options: Options = [], decoding: Decoding? = nil) {
+        self.url = url
+        self.priority = priority
+        self.headers = headers
+        self.options = options
+        self.decoding = decoding
+    }
+
+    /// What decides whether two requests may share a transfer.
+    struct TransferKey: Hashable, Sendable {
+        var url: URL
+        var headers: [String: String]
+        var options: Options
+    }
+
+    var transferKey: TransferKey { TransferKey(url: url, headers: headers, options: options) }
+}

@@ -1,0 +1,202 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// URLSession's delegate events, forwarded by ``SessionDelegateBridge`` on the
+/// session's serial delegate queue.
+extension ImageDownloader {
+    private func transfer(of task: URLSessionTask) -> TransferID? {
+        state.withLock { $0.transferOfTask[ObjectIdentifier(task)]?.transfer }
+    }
+
+    /// The response head: validates it. Returns whether to go on receiving the body.
+    func taskReceived(_ urlResponse: URLResponse, task: URLSessionDataTask) -> Bool {
+        guard let id = transfer(of: task) else { return false }
+        var response = ImageDownloadResponse(urlResponse)
+        if let url = response.url ?? task.originalRequest?.url {
+            emit(.receivedResponse(url, statusCode: response.statusCode))
+        }
+        do throws(ImageDownloadError) {
+            try validate(response)
+            if let validator = configuration.hooks.validateResponse {
+                response = try validator(response)
+            }
+        } catch {
+            // The slot stays taken until URLSession reports the cancelled task complete.
+            fail(id, with: error, task: task)
+            return false
+        }
+        let active: Bool = state.withLock { state in
+            guard state.registry.transfers[id] != nil else { return false }
+            state.registry.update(id) { transfer in
+                transfer.response = response
+                transfer.lastActivity = .now
+                // Capped: a lying Content-Length must not make us allocate much.
+                if let length = response.expectedContentLength, length > 0 {
+                    transfer.body.reserveCapacity(Int(min(length, 4 << 20)))
+                }
+            }
+            return true
+        }
+        return active
+    }
+
+    private func validate(_ response: ImageDownloadResponse) throws(ImageDownloadError) {
+        if response.statusCode == 304 { throw .notModified }
+        guard configuration.acceptableStatusCodes.contains(response.statusCode) else {
+            throw .badStatus(response.statusCode)
+        }
+        guard configuration.accepts(contentType: response.mimeType) else {
+            throw .invalidContentType(response.mimeType)
+        }
+        if let length = response.expectedContentLength, length > Int64(configuration.maximumResponseSize) {
+            throw .tooLarge
+        }
+    }
+
+    /// A piece of the body: progress for every caller, partial images when due.
+    func taskReceived(_ data: Data, task: URLSessionDataTask) {
+        let limit = configuration.maximumResponseSize
+        enum Step {
+            case gone
+            case tooLarge(TransferID)
+            case progress(TransferID, received: Int64, expected: Int64?,
+                          listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)],
+                          progressive: ProgressiveDecodingThrottle?)
+        }
+        let step: Step = state.withLock { state in
+            guard let id = state.transferOfTask[ObjectIdentifier(task)]?.transfer,
+                  // Only counts are read before the append: a copy of the transfer held
+                  // across it would make the append copy the whole body.
+                  let count = state.registry.transfers[id]?.body.count else { return .gone }
+            guard count + data.count <= limit else { return .tooLarge(id) }
+            var progressive: ProgressiveDecodingThrottle?
+            var listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)] = []
+            var expected: Int64?
+            state.registry.update(id) { transfer in
+                data.withUnsafeBytes { transfer.body.append(contentsOf: $0) }
+                transfer.lastActivity = .now
+                // Taken out so that decoding runs outside the lock; only this
+                // (serial) delegate queue touches it until it is put back.
+                progressive = transfer.progressive
+                transfer.progressive = nil
+                expected = transfer.response?.expectedContentLength
+                for (caller, entry) in transfer.callers {
+                    if let progress = entry.callbacks.progress { listeners.append((caller, progress)) }
+                }
+            }
+            return .progress(id, received: Int64(count + data.count), expected: expected,
+                             listeners: listeners, progressive: progressive)
+        }
+        switch step {
+        case .gone:
+            return
+        case .tooLarge(let id):
+            fail(id, with: .tooLarge, task: task)
+            task.cancel()
+        case .progress(let id, let received, let expected, let listeners, var progressive):
+            for (caller, listener) in listeners {
+                deliverIfActive(caller) { listener(received, expected) }
+            }
+            guard var decoder = progressive else { return }
+            let partial = decoder.append([UInt8](data), received: received, expected: expected, now: .now)
+            progressive = decoder
+            let receivers: [(TransferRegistry.CallerID, @Sendable (Image) -> Void)] = state.withLock { state in
+                guard state.registry.transfers[id] != nil else { return [] }
+                state.registry.update(id) { $0.progressive = progressive }
+                guard partial != nil else { return [] }
+                return state.registry.transfers[id]?.orderedCallers.compactMap { entry in
+                    guard entry.caller.decoding?.progressive != nil else { return nil }
+                    return entry.caller.callbacks.partialImage.map { (entry.id, $0) }
+                } ?? []
+            }
+            if let partial {
+                for (caller, receiver) in receivers {
+                    deliverIfActive(caller) { receiver(partial) }
+                }
+            }
+        }
+    }
+
+    /// The task ended: frees its slot, then fails or processes the transfer.
+    func taskCompleted(_ task: URLSessionTask, error: (any Error)?) {
+        enum Outcome {
+            case unknown
+            case abandoned(URL, ImageDownloadError?)
+            case failed(URL, TransferID)
+            case succeeded(URL, TransferID, [UInt8], ImageDownloadResponse?, ProgressiveDecodingThrottle?)
+        }
+        let (outcome, toStart): (Outcome, [TransferID]) = state.withLock { state in
+            guard let entry = state.transferOfTask.removeValue(forKey: ObjectIdentifier(task)) else { return (.unknown, []) }
+            let (id, url) = (entry.transfer, entry.url)
+            let toStart = state.queue.finish(id)
+            guard let transfer = state.registry.transfers[id] else { return (.abandoned(url, entry.failure), toStart) }
+            if error != nil { return (.failed(url, id), toStart) }
+            state.registry.closeToJoiners(id)
+            var body: [UInt8] = []
+            state.registry.update(id) { transfer in
+                transfer.phase = .processing
+                swap(&body, &transfer.body)
+            }
+            return (.succeeded(url, id, body, transfer.response, transfer.progressive), toStart)
+        }
+        start(toStart)
+        let mapped = error.map(Self.map)
+        switch outcome {
+        case .unknown:
+            return
+        case .abandoned(let url, let failure):
+            emit(.stopped(url, error: failure ?? mapped ?? .cancelled))
+        case .failed(let url, let id):
+            fail(id, with: mapped ?? .cancelled)
+            emit(.stopped(url, error: mapped))
+        case .succeeded(let url, let id, let body, let response, let progressive):
+            emit(.stopped(url, error: nil))
+            let response = response ?? ImageDownloadResponse(url: url, statusCode: 200, headers: [:], mimeType: nil,
+                                                             expectedContentLength: nil)
+            if needsProcessing(id) {
+                Task { [self] in
+                    await process(id, url: url, body: body, response: response, progressive: progressive)
+                }
+            } else {
+                // Bytes only: no reason to hop to another thread.
+                finish(id, url: url, bytes: body, response: response, progressive: nil)
+            }
+        }
+    }
+
+    /// Fails running transfers that received nothing for `timeout`.
+    func expireIdleTransfers(olderThan timeout: Duration) {
+        let now = ContinuousClock.now
+        let expired: [(TransferRegistry.Transfer, URLSessionDataTask)] = state.withLock { state in
+            var expired: [(TransferRegistry.Transfer, URLSessionDataTask)] = []
+            for (id, transfer) in state.registry.transfers {
+                guard case .running(let task) = transfer.phase, now - transfer.lastActivity >= timeout,
+                      let removed = state.registry.remove(id) else { continue }
+                state.transferOfTask[ObjectIdentifier(task)]?.failure = .timedOut
+                expired.append((removed, task))
+            }
+            return expired
+        }
+        for (transfer, task) in expired {
+            deliver(.failure(.timedOut), to: transfer.orderedCallers)
+            // The slot is freed when URLSession reports the cancelled task complete.
+            task.cancel()
+        }
+    }
+
+    static func map(_ error: any Error) -> ImageDownloadError {
+        let code: Int
+        if let urlError = error as? URLError {
+            code = urlError.code.rawValue
+        } else {
+            code = (error as NSError).code
+        }
+        switch code {
+        case NSURLErrorTimedOut: return .timedOut
+        case NSURLErrorCancelled: return .cancelled
+        default: return .transport(code: code, message: error.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ImageDownloader {
+    typealias TransferID = TransferRegistry.TransferID
+
+    /// Starts transfers the queue granted a slot: builds each request, runs the
+    /// request modifier, then hands the task to URLSession.
+    func start(_ ids: [TransferID]) {
+        for id in ids {
+            let request: ImageDownloadRequest? = state.withLock { state in
+                guard let transfer = state.registry.transfers[id], case .queued = transfer.phase else { return nil }
+                state.registry.update(id) { $0.phase = .preparing }
+                return transfer.request
+            }
+            guard let request else { continue }
+            let urlRequest = makeURLRequest(request)
+            if let modify = configuration.hooks.modifyRequest {
+                Task { [self] in launch(id, await modify(urlRequest)) }
+            } else {
+                launch(id, urlRequest)
+            }
+        }
+    }
+
+    func makeURLRequest(_ request: ImageDownloadRequest) -> URLRequest {
+        // URLSession's own timer is only a backstop for the connection phase
+        // (the watchdog enforces the idle timeout); whole seconds, at least one.
+        let seconds = max(1, (Double(configuration.timeout.components.seconds)
+            + Double(configuration.timeout.components.attoseconds) / 1e18).rounded(.up))
+        var urlRequest = URLRequest(url: request.url,
+                                    cachePolicy: request.options.contains(.useURLCache) ? .useProtocolCachePolicy
+                                                                                        : .reloadIgnoringLocalCacheData,
+                                    timeoutInterval: seconds)
+        urlRequest.httpShouldHandleCookies = request.options.contains(.handleCookies)
+        for (name, value) in configuration.defaultHeaders { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        if let basic = basicAuthorization { urlRequest.setValue(basic, forHTTPHeaderField: "Authorization") }
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        return urlRequest
+    }
+
+    /// `Authorization: Basic …` (RFC 7617 §2) for the configured credentials.
+    private var basicAuthorization: String? {
+        let pair: (String, String)? = switch configuration.credentials {
+        case .basic(let user, let password): (user, password)
+        case .credential(let credential): credential.user.flatMap { user in credential.password.map { (user, $0) } }
+        case nil: nil
+        }
+        guard let (user, password) = pair else { return nil }
+        return "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    }
+
+    /// Hands a prepared request to URLSession, unless every caller left meanwhile.
+    private func launch(_ id: TransferID, _ request: URLRequest?) {
+        guard let request, let url = request.url else {
+            abandonPrepared(id, with: .cancelled)
+            return
+        }
+        // Checked again: the request modifier may have changed the URL.
+        guard configuration.allowedSchemes.allows(url.scheme) else {
+            abandonPrepared(id, with: .invalidURL)
+            return
+        }
+        if url.isFileURL {
+            // corelibs' URLSession has no `file` data tasks ("unsupported URL").
+            Task { [self] in loadFile(id, url: url) }
+            return
+        }
+        // Created outside the lock; it cannot report anything before `resume()`.
+        let task = (request.httpShouldHandleCookies ? cookieSession : session).dataTask(with: request)
+        let launched: Bool = state.withLock { state in
+            guard let transfer = state.registry.transfers[id], case .preparing = transfer.phase else { return false }
+            state.registry.update(id) { transfer in
+                transfer.phase = .running(task)
+                transfer.lastActivity = .now
+            }
+            state.transferOfTask[ObjectIdentifier(task)] = TaskEntry(transfer: id, url: url)
+            return true
+        }
+        guard launched else { return }
+        emit(.started(url))
+        task.resume()
+    }
+
+    /// Fails a transfer that holds a slot but has no task.
+    func abandonPrepared(_ id: TransferID, with error: ImageDownloadError) {
+        let (transfer, toStart) = state.withLock { state in
+            (state.registry.remove(id), state.queue.finish(id))
+        }
+        start(toStart)
+        if let transfer { deliver(.failure(error), to: transfer.orderedCallers) }
+    }
+
+    /// Ends a transfer with `error` for every caller still waiting.
+    func fail(_ id: TransferID, with error: ImageDownloadError, task: URLSessionTask? = nil) {
+        let transfer = state.withLock { state in
+            if let task { state.transferOfTask[ObjectIdentifier(task)]?.failure = error }
+            return state.registry.remove(id)
+        }
+        guard let transfer else { return }
+        deliver(.failure(error), to: transfer.orderedCallers)
+    }
+
+    func deliver(_ result: Result<ImageDownloadResult, ImageDownloadError>,
+                 to callers: [(id: TransferRegistry.CallerID, caller: TransferRegistry.Caller)]) {
+        complete(callers) { _ in result }
+    }
+
+    /// Completes callers with their results: on the callback queue (after the
+    /// progress already scheduled for them), or at once for continuations.
+    func complete(_ callers: [(id: TransferRegistry.CallerID, caller: TransferRegistry.Caller)],
+                  _ result: @escaping @Sendable (TransferRegistry.Caller) -> Result<ImageDownloadResult, ImageDownloadError>) {
+        let direct = callers.filter { $0.caller.callbacks.resumesDirectly }
+        let queued = callers.filter { !$0.caller.callbacks.resumesDirectly }
+        if !direct.isEmpty {
+            retire(direct.map(\.id))
+            for (_, caller) in direct { caller.callbacks.completion(result(caller)) }
+        }
+        guard !queued.isEmpty else { return }
+        callbacks.async { [self] in
+            retire(queued.map(\.id))
+            for (_, caller) in queued { caller.callbacks.completion(result(caller)) }
+        }
+    }
+
+    /// Marks callers whose completion runs now: later progress is dropped.
+    /// Called on the callback queue, so progress scheduled earlier still arrives.
+    func retire(_ callers: [TransferRegistry.CallerID]) {
+        state.withLock { state in
+            for caller in callers { state.deliverable.remove(caller) }
+        }
+    }
+
+    /// Runs `body` on the callback queue unless `caller` completed or cancelled by then.
+    func deliverIfActive(_ caller: TransferRegistry.CallerID, _ body: @escaping @Sendable () -> Void) {
+        callbacks.async { [self] in
+            if state.withLock({ $0.deliverable.contains(caller) }) { body() }
+        }
+    }
+
+    /// After the body is complete: the data transform, decoding for the
+    /// callers who asked for it, then the completions.
+    func process(_ id: TransferID, url: URL, body: [UInt8], response: ImageDownloadResponse,
+                 progressive: ProgressiveDecodingThrottle?) async {
+        guard !body.isEmpty else {
+            fail(id, with: .emptyBody)
+            return
+        }
+        var bytes = body
+        var progressive = progressive
+        if let transform = configuration.hooks.transformData {
+            do throws(ImageDownloadError) {
+                bytes = try await transform(body, response)
+            } catch {
+                fail(id, with: error)
+                return
+            }
+            // The progressive decoder saw the untransformed bytes.
+            progressive = nil
+        }
+        finish(id, url: url, bytes: bytes, response: response, progressive: progressive)
+    }
+
+    /// Whether finishing a transfer needs more than handing out its bytes
+    /// (a transform or a decode), and so belongs off the delegate queue.
+    func needsProcessing(_ id: TransferID) -> Bool {
+        configuration.hooks.transformData != nil || state.withLock { state in
+            state.registry.transfers[id]?.callers.values.contains { $0.decoding != nil } ?? false
+        }
+    }
+
+    /// Decodes for the callers who asked, then completes every caller.
+    func finish(_ id: TransferID, url: URL, bytes: [UInt8], response: ImageDownloadResponse,
+                progressive: ProgressiveDecodingThrottle?) {
+        guard !bytes.isEmpty else {
+            fail(id, with: .emptyBody)
+            return
+        }
+        var progressive = progressive
+        let wanted: Set<DecodingOptions> = state.withLock { state in
+            Set(state.registry.transfers[id]?.callers.values.compactMap { $0.decoding?.options } ?? [])
+        }
+        var images: [DecodingOptions: Result<Image, DecodingError>] = [:]
+        for options in wanted {
+            if var decoder = progressive, decoder.options == options {
+                do throws(DecodingError) { images[options] = .success(try decoder.finish()) } catch { images[options] = .failure(error) }
+                progressive = nil
+                continue
+            }
+            do throws(DecodingError) {
+                images[options] = .success(try configuration.decoderRegistry.decode(bytes, options: options))
+            } catch {
+                images[options] = .failure(error)
+            }
+        }
+        guard let transfer = state.withLock({ $0.registry.remove(id) }) else { return }
+        let callers = transfer.orderedCallers
+        // Before the completions, so that observers see it before callers move on.
+        emit(.finished(url))
+        let result = ImageDownloadResult(bytes: bytes, response: response, image: nil)
+        let decoded = images
+        complete(callers) { caller in
+            guard let options = caller.decoding?.options else { return .success(result) }
+            switch decoded[options] {
+            case .success(let image)?:
+                var withImage = result
+                withImage.image = image
+                return .success(withImage)
+            case .failure(let error)?:
+                return .failure(.decodingFailed(error))
+            case nil:
+                return .failure(.decodingFailed(.truncated))
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ImageDownloader {
+    /// Everything an ``ImageDownloader`` depends on, injected once.
+    public struct Configuration: Sendable {
+        /// The order of queued downloads of equal priority.
+        public enum ExecutionOrder: Sendable, Hashable {
+            /// First in, first out.
+            case fifo
+            /// Last in, first out (the newest request, e.g. the visible cell, first).
+            case lifo
+        }
+
+        /// Credentials sent with every request.
+        public enum Credentials: Sendable {
+            /// HTTP Basic (RFC 7617), sent up front.
+            case basic(user: String, password: String)
+            /// A `URLCredential`: user and password are sent up front as Basic
+            /// and also answer the server's challenges.
+            case credential(URLCredential)
+        }
+
+        /// URL schemes the downloader accepts.
+        public struct Schemes: OptionSet, Sendable, Hashable {
+            public let rawValue: Int
+            public init(rawValue: Int) { self.rawValue = rawValue }
+            public static let http = Schemes(rawValue: 1 << 0)
+            public static let https = Schemes(rawValue: 1 << 1)
+            /// Local files; opt-in.
+            public static let file = Schemes(rawValue: 1 << 2)
+
+            func allows(_ scheme: String?) -> Bool {
+                switch scheme?.lowercased() {
+                case "http": contains(.http)
+                case "https": contains(.https)
+                case "file": contains(.file)
+                default: false
+                }
+            }
+        }
+
+        /// Typed hooks into the exchange.
+        public struct Hooks: Sendable {
+            /// Called before each transfer starts; returns the request to send, or
+            /// `nil` to cancel it (its callers fail with ``ImageDownloadError/cancelled``).
+            public var modifyRequest: (@Sendable (URLRequest) async -> URLRequest?)?
+            /// Called with each response head after the built-in checks; may
+            /// change the response the callers see, or throw to reject it.
+            public var validateResponse: (@Sendable (ImageDownloadResponse) throws(ImageDownloadError) -> ImageDownloadResponse)?
+            /// Applied to the complete body before decoding (e.g. decryption).
+            public var transformData: (@Sendable ([UInt8], ImageDownloadResponse) async throws(ImageDownloadError) -> [UInt8])?
+
+            public init(modifyRequest: (@Sendable (URLRequest) async -> URLRequest?)? = nil,
+                        validateResponse: (@Sendable (ImageDownloadResponse) throws(ImageDownloadError) -> ImageDownloadResponse)? = nil,
+                        transformData: (@Sendable ([UInt8], ImageDownloadResponse) async throws(ImageDownloadError) -> [UInt8])? = nil) {
+                self.modifyRequest = modifyRequest
+                self.validateResponse = validateResponse
+                self.transformData = transformData
+            }
+        }
+
+        /// At most this many transfers run at once (6).
+        public var maximumConcurrentDownloads: Int = 6
+        /// Per-request idle timeout (15 s): a transfer fails with
+        /// ``ImageDownloadError/timedOut`` when nothing arrives for this long.
+        /// Enforced by the downloader itself, because Linux's URLSession does not
+        /// time out a server that stalls after the response head.
+        public var timeout: Duration = .seconds(15)
+        public var executionOrder: ExecutionOrder = .fifo
+        /// Builds the session's configuration (ephemeral, without `URLCache`, by default).
+        public var makeSessionConfiguration: @Sendable () -> URLSessionConfiguration = {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.urlCache = nil
+            return configuration
+        }
+        /// Sent with every request unless the request overrides them.
+        public var defaultHeaders: [String: String] = [
+            "Accept": "image/*,*/*;q=0.8",
+            "User-Agent": "Glimpse/\(Glimpse.version)",
+        ]
+        public var credentials: Credentials?
+        /// Statuses that count as success (200..<300).
+        public var acceptableStatusCodes: Range<Int> = 200..<300
+        /// Acceptable media types (`image/png`, or `image/*`); any when `nil`.
+        public var acceptableContentTypes: Set<String>?
+        /// Larger responses are cancelled (64 MiB): from `Content-Length` when
+        /// present, else as soon as the streamed body passes it.
+        public var maximumResponseSize: Int = 64 << 20
+        public var allowedSchemes: Schemes = [.http, .https]
+        /// Decoders for requests that ask for an image.
+        public var decoderRegistry: DecoderRegistry = .standard
+        public var hooks = Hooks()
+        /// Where SDWebImage-style notifications are posted; none when `nil`.
+        public var notificationCenter: NotificationCenter?
+
+        public init() {}
+
+        func accepts(contentType: String?) -> Bool {
+            guard let acceptable = acceptableContentTypes else { return true }
+            guard let type = contentType?.lowercased() else { return false }
+            if acceptable.contains(type) { return true }
+            guard let slash = type.firstIndex(of: "/") else { return false }
+            return acceptable.contains(type[..<slash] + "/*") || acceptable.contains("*/*")
+        }
+    }
+}

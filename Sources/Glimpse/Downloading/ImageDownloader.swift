@@ -1,0 +1,294 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// Downloads images over URLSession: a bounded, prioritised queue; concurrent
+/// requests for one resource share one transfer; per-caller progress, partial
+/// images and cancellation; typed errors.
+///
+/// All mutable state — the ``DownloadQueue`` and ``TransferRegistry`` state
+/// machines — lives in one `Mutex`. Methods take the lock, let the state
+/// machines decide, and perform the resulting actions (start tasks, cancel
+/// tasks, call back) after releasing it. Callbacks run on a private serial
+/// queue, so that one caller's callbacks never overlap and none follows its
+/// completion.
+public final class ImageDownloader: Sendable {
+    public let configuration: Configuration
+    /// For requests without ``ImageDownloadRequest/Options/handleCookies``: no
+    /// cookie storage at all, because corelibs' URLSession ignores a request's
+    /// `httpShouldHandleCookies` and would send stored cookies anyway.
+    let session: URLSession
+    /// For requests with ``ImageDownloadRequest/Options/handleCookies``.
+    let cookieSession: URLSession
+    let state: Mutex<State>
+    let callbacks = DispatchQueue(label: "Glimpse.ImageDownloader.callbacks")
+    /// Enforces ``Configuration/timeout`` as an idle timeout: corelibs'
+    /// URLSession does not time out a server that stalls after the response
+    /// head, so such a transfer would otherwise hang.
+    private let watchdog: Task<Void, Never>
+
+    struct TaskEntry: Sendable {
+        var transfer: TransferRegistry.TransferID
+        var url: URL
+        /// Why the downloader cancelled the task, for the `stopped` event.
+        var failure: ImageDownloadError?
+    }
+
+    struct State: Sendable {
+        var queue: DownloadQueue
+        var registry = TransferRegistry()
+        /// Running URLSession tasks (of either session; task identifiers are
+        /// per session, hence object identity); an entry lives until the task
+        /// completes, which is when its slot is freed.
+        var transferOfTask: [ObjectIdentifier: TaskEntry] = [:]
+        var observers: [Int: AsyncStream<ImageDownloadEvent>.Continuation] = [:]
+        var nextObserver = 0
+        var isInvalidated = false
+        /// Callers whose completion has not run yet and who did not cancel:
+        /// progress and partial images go only to these. Kept apart from the
+        /// registry because a caller leaves the registry when its completion is
+        /// scheduled, and the progress scheduled before it must still arrive.
+        var deliverable: Set<TransferRegistry.CallerID> = []
+    }
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        state = Mutex(State(queue: DownloadQueue(maximumConcurrent: configuration.maximumConcurrentDownloads,
+                                                 order: configuration.executionOrder)))
+        let bridge = SessionDelegateBridge()
+        let delegateQueue = OperationQueue()
+        delegateQueue.name = "Glimpse.ImageDownloader.session"
+        // Serial: a transfer's events arrive in order and never overlap.
+        delegateQueue.maxConcurrentOperationCount = 1
+        let cookieFree = configuration.makeSessionConfiguration()
+        cookieFree.httpCookieStorage = nil
+        cookieFree.httpShouldSetCookies = false
+        cookieFree.httpCookieAcceptPolicy = .never
+        session = URLSession(configuration: cookieFree, delegate: bridge, delegateQueue: delegateQueue)
+        cookieSession = URLSession(configuration: configuration.makeSessionConfiguration(), delegate: bridge,
+                                   delegateQueue: delegateQueue)
+        let timeout = configuration.timeout
+        let tick = min(.seconds(1), max(.milliseconds(10), timeout / 4))
+        watchdog = Task.detached { [weak owner = bridge] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: tick)
+                guard let downloader = owner?.owner else { return }
+                downloader.expireIdleTransfers(olderThan: timeout)
+            }
+        }
+        bridge.attach(self)
+    }
+
+    deinit {
+        watchdog.cancel()
+        session.invalidateAndCancel()
+        cookieSession.invalidateAndCancel()
+    }
+
+    // MARK: - Requests
+
+    /// Starts (or joins) a download and reports through callbacks, which run
+    /// on the downloader's serial callback queue.
+    ///
+    /// - Parameters:
+    ///   - progress: `(received, expected)` bytes of the transfer.
+    ///   - partialImage: partial images, for progressive requests.
+    ///   - completion: called exactly once (unless the token was cancelled after
+    ///     the completion was already scheduled, in which case `cancel()` returns false).
+    @discardableResult
+    public func download(_ request: ImageDownloadRequest,
+                         progress: (@Sendable (_ received: Int64, _ expected: Int64?) -> Void)? = nil,
+                         partialImage: (@Sendable (Image) -> Void)? = nil,
+                         completion: @escaping @Sendable (Result<ImageDownloadResult, ImageDownloadError>) -> Void)
+        -> ImageDownloadToken {
+        download(request, DownloadCallbacks(progress: progress, partialImage: partialImage, completion: completion))
+    }
+
+    func download(_ request: ImageDownloadRequest, _ handlers: DownloadCallbacks) -> ImageDownloadToken {
+        let completion = handlers.completion
+        if let refusal = refusal(of: request) {
+            callbacks.async { completion(.failure(refusal)) }
+            return ImageDownloadToken(id: .max, downloader: nil)
+        }
+        let registry = configuration.decoderRegistry
+        let (attached, toStart): ((caller: UInt64, transfer: Int, isNew: Bool)?, [Int]) = state.withLock { state in
+            guard !state.isInvalidated else { return (nil, []) }
+            let attached = state.registry.attach(request, callbacks: handlers)
+            state.deliverable.insert(attached.caller)
+            var toStart: [Int] = []
+            if attached.isNew {
+                toStart = state.queue.enqueue(attached.transfer, priority: request.priority)
+            } else if let priority = state.registry.transfers[attached.transfer]?.priority {
+                state.queue.setPriority(attached.transfer, priority)
+            }
+            if let decoding = request.decoding, let throttle = decoding.progressive {
+                state.registry.update(attached.transfer) { transfer in
+                    // A late joiner only gets partials if no byte has been fed yet.
+                    if transfer.progressive == nil, transfer.body.isEmpty {
+                        transfer.progressive = ProgressiveDecodingThrottle(registry: registry, options: decoding.options,
+                                                                           throttle: throttle)
+                    }
+                }
+            }
+            return (attached, toStart)
+        }
+        guard let attached else {
+            callbacks.async { completion(.failure(.cancelled)) }
+            return ImageDownloadToken(id: .max, downloader: nil)
+        }
+        start(toStart)
+        return ImageDownloadToken(id: attached.caller, downloader: self)
+    }
+
+    private func refusal(of request: ImageDownloadRequest) -> ImageDownloadError? {
+        let url = request.url
+        guard configuration.allowedSchemes.allows(url.scheme) else { return .invalidURL }
+        if url.scheme?.lowercased() != "file", (url.host ?? "").isEmpty { return .invalidURL }
+        if request.options.contains(.allowInvalidCertificates) { return .invalidCertificatesNotSupported }
+        return nil
+    }
+
+    func cancel(caller: UInt64) -> Bool {
+        let outcome: (TransferRegistry.Detached, URLSessionDataTask?, [Int])? = state.withLock { state in
+            guard let detached = state.registry.detach(caller) else { return nil }
+            // Nothing reaches a cancelled caller but its `.cancelled` completion.
+            state.deliverable.remove(caller)
+            var task: URLSessionDataTask?
+            var toStart: [Int] = []
+            if let abandoned = detached.abandoned {
+                switch abandoned.phase {
+                case .queued:
+                    _ = state.queue.removePending(detached.transfer)
+                case .preparing:
+                    toStart = state.queue.finish(detached.transfer)
+                case .running(let running):
+                    // The slot is freed when URLSession reports the task complete,
+                    // so that the server never sees more connections than the limit.
+                    task = running
+                case .processing:
+                    break
+                }
+            }
+            return (detached, task, toStart)
+        }
+        guard let (detached, task, toStart) = outcome else { return false }
+        let completion = detached.caller.callbacks.completion
+        if detached.caller.callbacks.resumesDirectly {
+            completion(.failure(.cancelled))
+        } else {
+            callbacks.async { completion(.failure(.cancelled)) }
+        }
+        task?.cancel()
+        start(toStart)
+        return true
+    }
+
+    func setPriority(_ priority: ImageDownloadPriority, caller: UInt64) {
+        state.withLock { state in
+            guard let (transfer, effective) = state.registry.setPriority(priority, of: caller) else { return }
+            state.queue.setPriority(transfer, effective)
+        }
+    }
+
+    func isActive(caller: UInt64) -> Bool {
+        state.withLock { $0.registry.isActive(caller) }
+    }
+
+    // MARK: - Controls
+
+    /// Stops starting queued transfers; running ones continue.
+    public func suspend() {
+        state.withLock { $0.queue.suspend() }
+    }
+
+    /// Starts queued transfers again.
+    public func resume() {
+        start(state.withLock { $0.queue.resume() })
+    }
+
+    /// Whether the queue is suspended.
+    public var isSuspended: Bool { state.withLock { $0.queue.isSuspended } }
+
+    /// Transfers holding a slot (running, or preparing their request).
+    public var currentDownloadCount: Int { state.withLock { $0.queue.running.count } }
+
+    /// Transfers waiting for a slot.
+    public var queuedDownloadCount: Int { state.withLock { $0.queue.pendingCount } }
+
+    /// Callers still waiting for a completion.
+    public var waitingCallerCount: Int { state.withLock { $0.registry.callerCount } }
+
+    /// Changes the concurrency limit; more transfers start at once if it grew.
+    public func setMaximumConcurrentDownloads(_ limit: Int) {
+        start(state.withLock { state in
+            state.queue.maximumConcurrent = max(1, limit)
+            return state.queue.startReady()
+        })
+    }
+
+    /// Cancels every caller (each receives ``ImageDownloadError/cancelled``).
+    public func cancelAll() {
+        // Queued transfers go first and at once, so that freeing a running
+        // transfer's slot cannot start one of them meanwhile.
+        let (queuedCallers, others) = state.withLock { state in
+            let queued = state.queue.removeAllPending().compactMap { state.registry.remove($0) }
+            return (queued.flatMap(\.orderedCallers), state.registry.allCallers)
+        }
+        deliver(.failure(.cancelled), to: queuedCallers)
+        for caller in others {
+            _ = cancel(caller: caller)
+        }
+    }
+
+    /// Cancels everything and refuses later requests (they fail with
+    /// ``ImageDownloadError/cancelled``); then invalidates the session.
+    public func invalidate() {
+        let observers = state.withLock { state in
+            state.isInvalidated = true
+            defer { state.observers = [:] }
+            return Array(state.observers.values)
+        }
+        cancelAll()
+        watchdog.cancel()
+        session.invalidateAndCancel()
+        cookieSession.invalidateAndCancel()
+        for observer in observers { observer.finish() }
+    }
+
+    /// A stream of transfer events, from now until the downloader is invalidated
+    /// or the stream is dropped.
+    public func events() -> AsyncStream<ImageDownloadEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ImageDownloadEvent.self)
+        let registered: Int? = state.withLock { state in
+            guard !state.isInvalidated else { return nil }
+            let id = state.nextObserver
+            state.nextObserver += 1
+            state.observers[id] = continuation
+            return id
+        }
+        guard let registered else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.observers.removeValue(forKey: registered) }
+        }
+        return stream
+    }
+
+    func emit(_ event: ImageDownloadEvent) {
+        let observers = state.withLock { $0.observers.isEmpty ? [] : Array($0.observers.values) }
+        for observer in observers { observer.yield(event) }
+        guard let center = configuration.notificationCenter else { return }
+        let (name, url): (Notification.Name, URL) = switch event {
+        case .started(let url): (.glimpseDownloadStart, url)
+        case .receivedResponse(let url, _): (.glimpseDownloadReceiveResponse, url)
+        case .stopped(let url, _): (.glimpseDownloadStop, url)
+        case .finished(let url): (.glimpseDownloadFinish, url)
+        }
+        center.post(name: name, object: self, userInfo: ["url": url])
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Coalescing: which callers share which HTTP transfer. A value type with no
+/// I/O, owned by ``ImageDownloader`` behind its lock.
+///
+/// A transfer is joinable (found by its ``ImageDownloadRequest/TransferKey``)
+/// from creation until its body is complete; a request arriving later starts
+/// a new transfer. A caller leaves by cancelling (only its own callbacks are
+/// dropped) or when the transfer ends; the transfer itself is cancelled when
+/// its last caller leaves.
+struct TransferRegistry: Sendable {
+    typealias TransferID = Int
+    typealias CallerID = UInt64
+
+    struct Caller: Sendable {
+        var priority: ImageDownloadPriority
+        var decoding: ImageDownloadRequest.Decoding?
+        var callbacks: DownloadCallbacks
+    }
+
+    enum Phase: Sendable {
+        /// Waiting for a slot.
+        case queued
+        /// Holding a slot; the request modifier is running.
+        case preparing
+        /// The URLSession task runs.
+        case running(URLSessionDataTask)
+        /// The body is complete; transform and decoding run.
+        case processing
+    }
+
+    struct Transfer: Sendable {
+        let key: ImageDownloadRequest.TransferKey
+        /// The first caller's request, from which the HTTP request is built.
+        let request: ImageDownloadRequest
+        var callers: [CallerID: Caller] = [:]
+        var phase: Phase = .queued
+        var body: [UInt8] = []
+        var response: ImageDownloadResponse?
+        var progressive: ProgressiveDecodingThrottle?
+        /// When the transfer last made progress (launch, response, data), for
+        /// the downloader's idle timeout.
+        var lastActivity: ContinuousClock.Instant = .now
+
+        var priority: ImageDownloadPriority { callers.values.map(\.priority).max() ?? .veryLow }
+
+        /// Callers in the order they joined.
+        var orderedCallers: [(id: CallerID, caller: Caller)] {
+            callers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        }
+    }
+
+    private(set) var transfers: [TransferID: Transfer] = [:]
+    private var joinable: [ImageDownloadRequest.TransferKey: TransferID] = [:]
+    private var transferOfCaller: [CallerID: TransferID] = [:]
+    private var nextTransfer: TransferID = 0
+    private var nextCaller: CallerID = 0
+
+    var callerCount: Int { transferOfCaller.count }
+
+    func isActive(_ caller: CallerID) -> Bool { transferOfCaller[caller] != nil }
+
+    func transfer(of caller: CallerID) -> TransferID? { transferOfCaller[caller] }
+
+    /// Adds a caller, to the joinable transfer for its key or to a new one.
+    mutating func attach(_ request: ImageDownloadRequest, callbacks: DownloadCallbacks)
+        -> (caller: CallerID, transfer: TransferID, isNew: Bool) {
+        let caller = nextCaller
+        nextCaller += 1
+        let entry = Caller(priority: request.priority, decoding: request.decoding, callbacks: callbacks)
+        let key = request.transferKey
+        if let id = joinable[key], transfers[id] != nil {
+            transfers[id]?.callers[caller] = entry
+            transferOfCaller[caller] = id
+            return (caller, id, false)
+        }
+        let id = nextTransfer
+        nextTransfer += 1
+        var transfer = Transfer(key: key, request: request)
+        transfer.callers[caller] = entry
+        transfers[id] = transfer
+        joinable[key] = id
+        transferOfCaller[caller] = id
+        return (caller, id, true)
+    }
+
+    struct Detached: Sendable {
+        var transfer: TransferID
+        var caller: Caller
+        /// The transfer, when this was its last caller (it is removed).
+        var abandoned: Transfer?
+    }
+
+    /// Removes one caller; `nil` when it already completed or left.
+    mutating func detach(_ caller: CallerID) -> Detached? {
+        guard let id = transferOfCaller.removeValue(forKey: caller),
+              let entry = transfers[id]?.callers.removeValue(forKey: caller) else { return nil }
+        var abandoned: Transfer?
+        if transfers[id]?.callers.isEmpty == true {
+            abandoned = remove(id)
+        }
+        return Detached(transfer: id, caller: entry, abandoned: abandoned)
+    }
+
+    /// Removes a transfer with all its callers, who are thereby claimed for
+    /// completion by the one who removed it.
+    mutating func remove(_ id: TransferID) -> Transfer? {
+        guard let transfer = transfers.removeValue(forKey: id) else { return nil }
+        if joinable[transfer.key] == id { joinable[transfer.key] = nil }
+        for caller in transfer.callers.keys { transferOfCaller[caller] = nil }
+        return transfer
+    }
+
+    /// Removes some callers of a transfer (claimed for completion by the caller).
+    mutating func claim(_ callers: [CallerID], of id: TransferID) -> [(id: CallerID, caller: Caller)] {
+        var claimed: [(id: CallerID, caller: Caller)] = []
+        for caller in callers {
+            guard let entry = transfers[id]?.callers.removeValue(forKey: caller) else { continue }
+            transferOfCaller[caller] = nil
+            claimed.append((caller, entry))
+        }
+        if transfers[id]?.callers.isEmpty == true { _ = remove(id) }
+        return claimed
+    }
+
+    /// Stops new callers from joining (the body is complete).
+    mutating func closeToJoiners(_ id: TransferID) {
+        guard let key = transfers[id]?.key, joinable[key] == id else { return }
+        joinable[key] = nil
+    }
+
+    mutating func update(_ id: TransferID, _ body: (inout Transfer) -> Void) {
+        // Through the index, in place: copying the transfer out would copy its body.
+        guard let index = transfers.index(forKey: id) else { return }
+        body(&transfers.values[index])
+    }
+
+    mutating func setPriority(_ priority: ImageDownloadPriority, of caller: CallerID) -> (TransferID, ImageDownloadPriority)? {
+        guard let id = transferOfCaller[caller], transfers[id]?.callers[caller] != nil else { return nil }
+        transfers[id]?.callers[caller]?.priority = priority
+        return transfers[id].map { (id, $0.priority) }
+    }
+
+    var allCallers: [CallerID] { Array(transferOfCaller.keys).sorted() }
+}

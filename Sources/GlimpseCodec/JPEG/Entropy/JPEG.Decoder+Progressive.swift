@@ -1,0 +1,220 @@
+extension JPEG.Decoder {
+    /// Decodes a progressive scan (T.81 §G.1.2) once all of its data is
+    /// buffered, into the coefficient store. Returns `false` when more input
+    /// is needed.
+    mutating func decodeProgressiveScan() throws(DecodingError) -> Bool {
+        guard var scan, let layout else { return true }
+        // The scan ends at the first marker other than RSTn.
+        var p = max(scan.searchPosition, scan.reader.position)
+        let count = input.count
+        var found = false
+        while p + 1 < count {
+            if input[p] == 0xFF {
+                let next = input[p + 1]
+                if next != 0 && next != 0xFF && !JPEG.Marker.isRestart(next) { found = true; break }
+            }
+            p += 1
+        }
+        if !found && !inputEnded {
+            scan.searchPosition = p
+            self.scan = scan
+            return false
+        }
+        let header = scan.header
+        let restartInterval = self.restartInterval
+        var coefficients = self.coefficients
+        self.coefficients = []
+        var step = JPEG.ScanStep.decoded
+        let components = UnsafeMutablePointer<JPEG.ScanComponent>.allocate(capacity: 4)
+        defer { components.deallocate() }
+        input.withUnsafeBufferPointer { bytes in
+            coefficients.withUnsafeMutableBufferPointer { coefficientBuffer in
+                huffman.storage.withUnsafeBufferPointer { tables in
+                    componentQuant.withUnsafeBufferPointer { quant in
+                        // Sized from `layout` at the first scan; offsets come from the same layout.
+                        guard let coefficientBase = coefficientBuffer.baseAddress, let tableBase = tables.baseAddress,
+                              let quantBase = quant.baseAddress else { return }
+                        for (i, sc) in header.components.enumerated() {
+                            let c = layout.components[sc.index]
+                            components[i] = JPEG.ScanComponent(
+                                index: sc.index, h: c.h, v: c.v, blockSize: c.blockSize, blocksPerLine: c.blocksPerLine,
+                                scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride,
+                                plane: nil, coefficients: coefficientBase + c.coefficientOffset,
+                                quant: quantBase + sc.index * 64,
+                                dcTable: tableBase + sc.dcTable * JPEG.HuffmanTables.stride,
+                                acTable: tableBase + (4 + sc.acTable) * JPEG.HuffmanTables.stride)
+                        }
+                        step = Self.decodeProgressive(&scan, bytes: bytes, components: components,
+                                                      count: header.components.count, layout: layout,
+                                                      restartInterval: restartInterval)
+                    }
+                }
+            }
+        }
+        self.coefficients = coefficients
+        if scan.reader.paddedAtEOF { truncated = true }
+        if step == .badCode && !scan.reader.paddedAtEOF { throw .malformed("bad Huffman code") }
+        position = scan.reader.position
+        self.scan = nil
+        phase = .markers
+        return true
+    }
+
+    static func decodeProgressive(_ scan: inout ScanState, bytes: UnsafeBufferPointer<UInt8>,
+                                  components: UnsafeMutablePointer<JPEG.ScanComponent>, count: Int,
+                                  layout: JPEG.Layout, restartInterval: Int) -> JPEG.ScanStep {
+        let header = scan.header
+        let interleaved = count > 1
+        let columns = interleaved ? layout.mcusX : components[0].scanBlocksX
+        let rows = interleaved ? layout.mcusY : components[0].scanBlocksY
+        let natural = JPEG.naturalOrder
+        return natural.withUnsafeBufferPointer { naturalBuffer -> JPEG.ScanStep in
+            // 80 entries: every index below is at most 63 + 16.
+            let zigzag = naturalBuffer.baseAddress.unsafelyUnwrapped
+            for row in 0..<rows {
+                for column in 0..<columns {
+                    if restartInterval > 0 {
+                        if scan.restartsLeft == 0 {
+                            _ = scan.reader.restart(bytes, final: true)
+                            scan.predictors = SIMD4()
+                            scan.eobRun = 0
+                            scan.restartsLeft = restartInterval
+                        }
+                        scan.restartsLeft -= 1
+                    }
+                    for i in 0..<count {
+                        let c = components[i]
+                        let (h, v) = interleaved ? (c.h, c.v) : (1, 1)
+                        for by in 0..<v {
+                            for bx in 0..<h {
+                                let x = column * h + bx, y = row * v + by
+                                // `coefficients` is set for every component of a progressive scan.
+                                let block = c.coefficients.unsafelyUnwrapped + (y * c.blocksPerLine + x) * 64
+                                let ok: Bool
+                                if header.ss == 0 {
+                                    if header.ah == 0 {
+                                        var predictor = scan.predictors[i]
+                                        ok = decodeDCFirst(&scan.reader, bytes, c.dcTable, header.al, &predictor, block)
+                                        scan.predictors[i] = predictor
+                                    } else {
+                                        if scan.reader.bits(1, bytes, final: true) != 0 {
+                                            block[0] |= Int16(truncatingIfNeeded: 1 << header.al)
+                                        }
+                                        ok = true
+                                    }
+                                } else if header.ah == 0 {
+                                    ok = decodeACFirst(&scan.reader, bytes, c.acTable, header, &scan.eobRun, block, zigzag)
+                                } else {
+                                    ok = decodeACRefine(&scan.reader, bytes, c.acTable, header, &scan.eobRun, block, zigzag)
+                                }
+                                if !ok { return .badCode }
+                            }
+                        }
+                    }
+                }
+            }
+            return .decoded
+        }
+    }
+
+    @inline(__always)
+    static func decodeDCFirst(_ reader: inout JPEG.BitReader, _ bytes: UnsafeBufferPointer<UInt8>,
+                              _ table: UnsafePointer<Int32>, _ al: Int, _ predictor: inout Int32,
+                              _ block: UnsafeMutablePointer<Int16>) -> Bool {
+        let s = reader.decode(table, bytes, final: true)
+        guard s >= 0 else { return false }
+        let diff = reader.receiveExtend(s, bytes, final: true)
+        predictor = predictor &+ Int32(truncatingIfNeeded: diff)
+        block[0] = Int16(truncatingIfNeeded: Int(predictor) &<< al)
+        return true
+    }
+
+    /// First pass over a band of AC coefficients (T.81 §G.1.2.2), with end-of-band runs.
+    @inline(__always)
+    static func decodeACFirst(_ reader: inout JPEG.BitReader, _ bytes: UnsafeBufferPointer<UInt8>,
+                              _ table: UnsafePointer<Int32>, _ header: JPEG.ScanHeader, _ eobRun: inout Int,
+                              _ block: UnsafeMutablePointer<Int16>, _ zigzag: UnsafePointer<Int>) -> Bool {
+        if eobRun > 0 {
+            eobRun -= 1
+            return true
+        }
+        var k = header.ss
+        let end = header.se, al = header.al
+        while k <= end {
+            let rs = reader.decode(table, bytes, final: true)
+            guard rs >= 0 else { return false }
+            let r = rs >> 4, s = rs & 15
+            if s != 0 {
+                k += r
+                let value = reader.receiveExtend(s, bytes, final: true)
+                block[zigzag[k]] = Int16(truncatingIfNeeded: value &<< al)
+            } else if r == 15 {
+                k += 15
+            } else {
+                eobRun = 1 << r
+                if r != 0 { eobRun += reader.bits(r, bytes, final: true) }
+                eobRun -= 1
+                break
+            }
+            k += 1
+        }
+        return true
+    }
+
+    /// Refinement pass over a band of AC coefficients (T.81 §G.1.2.3): one
+    /// correction bit per coefficient already non-zero, new ±1 coefficients.
+    @inline(__always)
+    static func decodeACRefine(_ reader: inout JPEG.BitReader, _ bytes: UnsafeBufferPointer<UInt8>,
+                               _ table: UnsafePointer<Int32>, _ header: JPEG.ScanHeader, _ eobRun: inout Int,
+                               _ block: UnsafeMutablePointer<Int16>, _ zigzag: UnsafePointer<Int>) -> Bool {
+        let p1 = Int16(truncatingIfNeeded: 1 << header.al)
+        let m1 = Int16(truncatingIfNeeded: -1 << header.al)
+        let end = header.se
+        var k = header.ss
+        if eobRun == 0 {
+            while k <= end {
+                let rs = reader.decode(table, bytes, final: true)
+                guard rs >= 0 else { return false }
+                var r = rs >> 4
+                let s = rs & 15
+                var value: Int16 = 0
+                if s != 0 {
+                    value = reader.bits(1, bytes, final: true) != 0 ? p1 : m1
+                } else if r != 15 {
+                    eobRun = 1 << r
+                    if r != 0 { eobRun += reader.bits(r, bytes, final: true) }
+                    break
+                }
+                repeat {
+                    let coefficient = block + zigzag[k]
+                    if coefficient.pointee != 0 {
+                        if reader.bits(1, bytes, final: true) != 0 && (coefficient.pointee & p1) == 0 {
+                            coefficient.pointee = coefficient.pointee >= 0 ? coefficient.pointee &+ p1 : coefficient.pointee &+ m1
+                        }
+                    } else {
+                        r -= 1
+                        if r < 0 { break }
+                    }
+                    k += 1
+                } while k <= end
+                if value != 0 {
+                    block[zigzag[k]] = value
+                }
+                k += 1
+            }
+        }
+        if eobRun > 0 {
+            while k <= end {
+                let coefficient = block + zigzag[k]
+                if coefficient.pointee != 0 {
+                    if reader.bits(1, bytes, final: true) != 0 && (coefficient.pointee & p1) == 0 {
+                        coefficient.pointee = coefficient.pointee >= 0 ? coefficient.pointee &+ p1 : coefficient.pointee &+ m1
+                    }
+                }
+                k += 1
+            }
+            eobRun -= 1
+        }
+        return true
+    }
+}

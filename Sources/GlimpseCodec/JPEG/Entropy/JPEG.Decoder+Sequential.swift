@@ -1,0 +1,204 @@
+extension JPEG.Decoder {
+    /// Decodes the MCU rows of a sequential scan that the buffered input holds
+    /// (T.81 §F.2), transforming each block straight into its plane, and
+    /// renders the output rows that became complete. Returns `true` at the end
+    /// of the scan, `false` when more input is needed.
+    mutating func decodeSequentialScan() throws(DecodingError) -> Bool {
+        guard var scan, let layout else { return true }
+        let header = scan.header
+        let interleaved = header.components.count > 1
+        let rows = interleaved ? layout.mcusY : layout.components[header.components[0].index].scanBlocksY
+        let final = inputEnded
+        var step = JPEG.ScanStep.decoded
+        var planes = self.planes
+        self.planes = []
+        let restartInterval = self.restartInterval
+        var rowsDone = planeRowsDone
+        let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
+        let block = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
+        block.initialize(repeating: 0, count: 64)
+        let components = UnsafeMutablePointer<JPEG.ScanComponent>.allocate(capacity: 4)
+        let zigzag = UnsafeMutablePointer<Int>.allocate(capacity: JPEG.naturalOrder.count)
+        zigzag.initialize(from: JPEG.naturalOrder, count: JPEG.naturalOrder.count)
+        defer {
+            zigzag.deallocate()
+            workspace.deallocate()
+            block.deallocate()
+            components.deallocate()
+        }
+        input.withUnsafeBufferPointer { bytes in
+            planes.withUnsafeMutableBufferPointer { planeBuffer in
+                huffman.storage.withUnsafeBufferPointer { tables in
+                    componentQuant.withUnsafeBufferPointer { quant in
+                        // The buffers were sized from `layout` at the first scan, and the
+                        // offsets below come from the same layout.
+                        guard let planeBase = planeBuffer.baseAddress, let tableBase = tables.baseAddress,
+                              let quantBase = quant.baseAddress else { return }
+                        for (i, sc) in header.components.enumerated() {
+                            let c = layout.components[sc.index]
+                            components[i] = JPEG.ScanComponent(
+                                index: sc.index, h: c.h, v: c.v, blockSize: c.blockSize, blocksPerLine: c.blocksPerLine,
+                                scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride,
+                                plane: planeBase + c.planeOffset, coefficients: nil, quant: quantBase + sc.index * 64,
+                                dcTable: tableBase + sc.dcTable * JPEG.HuffmanTables.stride,
+                                acTable: tableBase + (4 + sc.acTable) * JPEG.HuffmanTables.stride)
+                        }
+                        while scan.row < rows {
+                            let checkpoint = scan
+                            step = Self.decodeSequentialRow(&scan, bytes: bytes, final: final, components: components,
+                                                            count: header.components.count, interleaved: interleaved,
+                                                            mcusX: layout.mcusX, restartInterval: restartInterval,
+                                                            block: block, workspace: workspace, zigzag: zigzag)
+                            if step == .decoded && scan.reader.hitEnd { step = .needMoreData }
+                            if step == .badCode && scan.reader.paddedAtEOF {
+                                // Zeros past the end of the file made a bad code: the file is truncated.
+                                step = .decoded
+                                scan.row = rows
+                                break
+                            }
+                            if step != .decoded {
+                                if step == .badCode && !scan.reader.hitEnd { break }
+                                step = .needMoreData
+                                scan = checkpoint
+                                break
+                            }
+                            scan.row += 1
+                            for i in 0..<header.components.count {
+                                let c = components[i]
+                                rowsDone[c.index] = scan.row * (interleaved ? c.v : 1) * c.blockSize
+                            }
+                        }
+                        if step == .decoded {
+                            for sc in header.components { rowsDone[sc.index] = layout.components[sc.index].planeHeight }
+                        }
+                    }
+                }
+            }
+        }
+        self.planes = planes
+        planeRowsDone = rowsDone
+        if scan.reader.paddedAtEOF { truncated = true }
+        self.scan = scan
+        renderReadyRows()
+        switch step {
+        case .badCode:
+            throw .malformed("bad Huffman code")
+        case .needMoreData:
+            return false
+        case .decoded:
+            position = scan.reader.position
+            self.scan = nil
+            phase = .markers
+            return true
+        }
+    }
+
+    /// Converts the output rows whose planes are complete.
+    mutating func renderReadyRows() {
+        guard let layout else { return }
+        let ready = readyRows(layout: layout)
+        guard ready > rowsRendered else { return }
+        let range = rowsRendered..<ready
+        let transform = self.transform
+        planes.withUnsafeBufferPointer { planes in
+            output.withUnsafeMutableBufferPointer { out in
+                guard let p = planes.baseAddress, let o = out.baseAddress else { return }
+                layout.render(rows: range, planes: p, transform: transform, output: o)
+            }
+        }
+        rowsRendered = ready
+    }
+
+    /// Decodes one row of MCUs (or of blocks, for a scan of one component).
+    static func decodeSequentialRow(_ scan: inout ScanState, bytes: UnsafeBufferPointer<UInt8>, final: Bool,
+                                    components: UnsafeMutablePointer<JPEG.ScanComponent>, count: Int,
+                                    interleaved: Bool, mcusX: Int, restartInterval: Int,
+                                    block: UnsafeMutablePointer<Int32>,
+                                    workspace: UnsafeMutablePointer<Int32>, zigzag: UnsafePointer<Int>) -> JPEG.ScanStep {
+        let columns = interleaved ? mcusX : components[0].scanBlocksX
+        let row = scan.row
+        // A local copy lives in registers; the scan state is written back on every exit.
+        var reader = scan.reader
+        defer { scan.reader = reader }
+        for column in 0..<columns {
+            if restartInterval > 0 {
+                if scan.restartsLeft == 0 {
+                    guard reader.restart(bytes, final: final) else { return .needMoreData }
+                    scan.predictors = SIMD4()
+                    scan.restartsLeft = restartInterval
+                }
+                scan.restartsLeft -= 1
+            }
+            for i in 0..<count {
+                let c = components[i]
+                let (h, v) = interleaved ? (c.h, c.v) : (1, 1)
+                let size = c.blockSize
+                for by in 0..<v {
+                    for bx in 0..<h {
+                        var predictor = scan.predictors[i]
+                        let nonZeroAC = decodeBlock(&reader, bytes: bytes, final: final, dcTable: c.dcTable,
+                                                    acTable: c.acTable, predictor: &predictor, block: block, zigzag: zigzag)
+                        scan.predictors[i] = predictor
+                        guard nonZeroAC >= 0 else { return .badCode }
+                        // `plane` is set for every component of a sequential scan.
+                        let x = (column * h + bx) * size, y = (row * v + by) * size
+                        let out = c.plane.unsafelyUnwrapped + y * c.planeStride + x
+                        if nonZeroAC == 0 {
+                            JPEG.IDCT.fill(size: size, JPEG.IDCT.dcOnlyValue(block[0], c.quant[0]), out, c.planeStride)
+                            block[0] = 0
+                        } else {
+                            JPEG.IDCT.transform(size: size, block, c.quant, out, c.planeStride, workspace)
+                            block.update(repeating: 0, count: 64)
+                        }
+                    }
+                }
+            }
+        }
+        return .decoded
+    }
+
+    /// Decodes one block's coefficients into `block` (zero on entry). Returns
+    /// 1 when an AC coefficient was coded, 0 for a DC-only block, -1 for a bad code.
+    @inline(__always)
+    static func decodeBlock(_ reader: inout JPEG.BitReader, bytes: UnsafeBufferPointer<UInt8>, final: Bool,
+                            dcTable: UnsafePointer<Int32>, acTable: UnsafePointer<Int32>,
+                            predictor: inout Int32, block: UnsafeMutablePointer<Int32>, zigzag: UnsafePointer<Int>) -> Int {
+        let s = reader.decode(dcTable, bytes, final: final)
+        guard s >= 0 else { return -1 }
+        let diff = reader.receiveExtend(s, bytes, final: final)
+        // libjpeg lets the predictor wrap rather than fail on hostile input.
+        predictor = predictor &+ Int32(truncatingIfNeeded: diff)
+        // Coefficients are 16-bit in libjpeg (JCOEF).
+        block[0] = Int32(Int16(truncatingIfNeeded: predictor))
+        var nonZero = 0
+        var k = 1
+        let fastAC = acTable + JPEG.HuffmanTables.fastACOffset
+        while k < 64 {
+            if reader.count < 16 { reader.refill(bytes, final: final) }
+            let fast = Int(fastAC[Int(truncatingIfNeeded: reader.buffer >> 55)])
+            if fast != 0 {
+                // Code and magnitude bits in one lookup.
+                reader.consume(fast & 0xFF)
+                k &+= (fast >> 8) & 0xF
+                block[zigzag[k]] = Int32(truncatingIfNeeded: fast >> 16)
+                nonZero = 1
+                k &+= 1
+                continue
+            }
+            let rs = reader.decode(acTable, bytes, final: final)
+            guard rs >= 0 else { return -1 }
+            let r = rs >> 4, size = rs & 15
+            if size != 0 {
+                k &+= r
+                let value = reader.receiveExtend(size, bytes, final: final)
+                block[zigzag[k]] = Int32(Int16(truncatingIfNeeded: value))
+                nonZero = 1
+            } else {
+                if r != 15 { break }
+                k &+= 15
+            }
+            k &+= 1
+        }
+        return nonZero
+    }
+}

@@ -1,0 +1,114 @@
+extension JPEG {
+    /// A frame header (SOFn segment, T.81 §B.2.2).
+    struct FrameHeader: Sendable, Hashable {
+        struct Component: Sendable, Hashable {
+            /// Component identifier Ci.
+            var id: UInt8
+            /// Horizontal and vertical sampling factors Hi, Vi (1…4).
+            var h: Int
+            var v: Int
+            /// Quantisation table selector Tqi (0…3).
+            var quantTable: Int
+        }
+
+        var progressive: Bool
+        var width: Int
+        var height: Int
+        var components: [Component]
+
+        var maxH: Int { components.reduce(1) { max($0, $1.h) } }
+        var maxV: Int { components.reduce(1) { max($0, $1.v) } }
+
+        /// Parses the segment body (after the length field).
+        init(parsing body: ArraySlice<UInt8>, marker: UInt8) throws(DecodingError) {
+            let b = Array(body)
+            guard b.count >= 6 else { throw .malformed("SOF segment too short") }
+            let precision = Int(b[0])
+            guard precision == 8 else {
+                if precision == 12 || precision == 16 { throw .unsupported("\(precision)-bit JPEG") }
+                throw .malformed("sample precision \(precision)")
+            }
+            height = Int(b[1]) << 8 | Int(b[2])
+            width = Int(b[3]) << 8 | Int(b[4])
+            let count = Int(b[5])
+            // Height 0 announces a DNL marker after the first scan (T.81 §B.2.5);
+            // libjpeg does not support it either.
+            guard height > 0 else { throw .malformed("image height 0 (DNL) is not supported") }
+            guard width > 0 else { throw .malformed("image width 0") }
+            guard (1...4).contains(count) else {
+                if count == 0 { throw .malformed("no components") }
+                throw .unsupported("\(count) colour components")
+            }
+            guard b.count >= 6 + 3 * count else { throw .malformed("SOF segment too short") }
+            var components: [Component] = []
+            for i in 0..<count {
+                let base = 6 + 3 * i
+                let h = Int(b[base + 1] >> 4), v = Int(b[base + 1] & 15)
+                guard (1...4).contains(h), (1...4).contains(v) else { throw .malformed("sampling factor \(h)x\(v)") }
+                let tq = Int(b[base + 2])
+                guard tq < 4 else { throw .malformed("quantisation table \(tq)") }
+                components.append(Component(id: b[base], h: h, v: v, quantTable: tq))
+            }
+            self.components = components
+            self.progressive = marker == Marker.sof2
+        }
+    }
+
+    /// A scan header (SOS segment, T.81 §B.2.3).
+    struct ScanHeader: Sendable, Hashable {
+        struct Component: Sendable, Hashable {
+            /// Index into the frame's components.
+            var index: Int
+            var dcTable: Int
+            var acTable: Int
+        }
+
+        var components: [Component]
+        /// Spectral selection start and end (Ss, Se) and successive
+        /// approximation high and low bits (Ah, Al).
+        var ss: Int
+        var se: Int
+        var ah: Int
+        var al: Int
+
+        init(parsing body: ArraySlice<UInt8>, frame: FrameHeader) throws(DecodingError) {
+            let b = Array(body)
+            guard let first = b.first else { throw .malformed("SOS segment too short") }
+            let count = Int(first)
+            guard (1...4).contains(count), b.count >= 1 + 2 * count + 3 else { throw .malformed("bad SOS segment") }
+            var components: [Component] = []
+            for i in 0..<count {
+                let id = b[1 + 2 * i], tables = b[2 + 2 * i]
+                guard let index = frame.components.firstIndex(where: { $0.id == id }) else {
+                    throw .malformed("scan names unknown component \(id)")
+                }
+                guard !components.contains(where: { $0.index == index }) else { throw .malformed("component repeated in scan") }
+                let td = Int(tables >> 4), ta = Int(tables & 15)
+                guard td < 4, ta < 4 else { throw .malformed("Huffman table selector") }
+                components.append(Component(index: index, dcTable: td, acTable: ta))
+            }
+            self.components = components
+            let base = 1 + 2 * count
+            ss = Int(b[base])
+            se = Int(b[base + 1])
+            ah = Int(b[base + 2] >> 4)
+            al = Int(b[base + 2] & 15)
+            if frame.progressive {
+                // The checks libjpeg makes before a progressive scan (T.81 §G.1.1.1.1).
+                var bad = false
+                if ss == 0 {
+                    if se != 0 { bad = true }
+                } else {
+                    if ss > se || se > 63 { bad = true }
+                    if count != 1 { bad = true }
+                }
+                if ah != 0 && al != ah - 1 { bad = true }
+                if al > 13 { bad = true }
+                if bad { throw .malformed("invalid progressive scan parameters Ss=\(ss) Se=\(se) Ah=\(ah) Al=\(al)") }
+            } else {
+                // Sequential scans always carry the whole band.
+                ss = 0; se = 63; ah = 0; al = 0
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+extension JPEG {
+    /// The geometry of a frame at the requested scale: MCUs, blocks, the
+    /// sample planes the IDCT writes and how each plane is upsampled, following
+    /// libjpeg-turbo's choices (`jpeg_calc_output_dimensions`, `jinit_upsampler`)
+    /// so that the output matches it.
+    struct Layout: Sendable {
+        /// How a component's samples reach full output resolution.
+        enum Upsampling: Sendable, Hashable {
+            case none
+            /// Triangle filter 2:1 horizontally.
+            case h2v1Fancy
+            /// Triangle filter 2:1 vertically.
+            case h1v2Fancy
+            /// Triangle filter 2:1 both ways.
+            case h2v2Fancy
+            /// Replication by whole factors.
+            case replicate(h: Int, v: Int)
+        }
+
+        struct Component: Sendable {
+            var h: Int
+            var v: Int
+            /// Side of the IDCT output per block (8 unscaled; 4, 2, 1 when scaled).
+            var blockSize: Int
+            /// Blocks per row and column, padded to whole MCUs.
+            var blocksPerLine: Int
+            var blocksPerColumn: Int
+            /// Blocks actually coded in a scan of this component alone (T.81 §A.2.2).
+            var scanBlocksX: Int
+            var scanBlocksY: Int
+            /// Samples that carry image data, after scaling.
+            var sampleWidth: Int
+            var sampleHeight: Int
+            /// Where this component's plane starts in the shared sample storage.
+            var planeOffset: Int
+            var planeStride: Int
+            var planeHeight: Int
+            /// Where this component's coefficients start (progressive frames).
+            var coefficientOffset: Int
+            var upsampling: Upsampling
+        }
+
+        var width: Int
+        var height: Int
+        var outputWidth: Int
+        var outputHeight: Int
+        var maxH: Int
+        var maxV: Int
+        var mcusX: Int
+        var mcusY: Int
+        var components: [Component]
+        var planeBytes: Int
+        var coefficientCount: Int
+
+        init(frame: FrameHeader, scale: Int) throws(DecodingError) {
+            width = frame.width
+            height = frame.height
+            maxH = frame.maxH
+            maxV = frame.maxV
+            let minSize = 8 / scale
+            outputWidth = (width * minSize + 7) / 8
+            outputHeight = (height * minSize + 7) / 8
+            mcusX = (width + 8 * maxH - 1) / (8 * maxH)
+            mcusY = (height + 8 * maxV - 1) / (8 * maxV)
+            let doFancy = minSize > 1
+            var components: [Component] = []
+            var planeBytes = 0
+            var coefficients = 0
+            for c in frame.components {
+                // libjpeg scales chroma up through the IDCT instead of upsampling it when the
+                // factors allow (a power-of-two ratio that fits in an 8x8 IDCT).
+                var size = minSize
+                while size < 8 && (maxH * minSize) % (c.h * size * 2) == 0 && (maxV * minSize) % (c.v * size * 2) == 0 {
+                    size *= 2
+                }
+                let componentWidth = (width * c.h + maxH - 1) / maxH
+                let componentHeight = (height * c.v + maxV - 1) / maxV
+                let sampleWidth = (width * c.h * size + maxH * 8 - 1) / (maxH * 8)
+                let sampleHeight = (height * c.v * size + maxV * 8 - 1) / (maxV * 8)
+                let blocksPerLine = mcusX * c.h
+                let blocksPerColumn = mcusY * c.v
+                let hIn = c.h * size / minSize, vIn = c.v * size / minSize
+                let upsampling: Upsampling
+                if hIn == maxH && vIn == maxV {
+                    upsampling = .none
+                } else if hIn * 2 == maxH && vIn == maxV {
+                    upsampling = doFancy && sampleWidth > 2 ? .h2v1Fancy : .replicate(h: 2, v: 1)
+                } else if hIn == maxH && vIn * 2 == maxV && doFancy {
+                    upsampling = .h1v2Fancy
+                } else if hIn * 2 == maxH && vIn * 2 == maxV {
+                    upsampling = doFancy && sampleWidth > 2 ? .h2v2Fancy : .replicate(h: 2, v: 2)
+                } else if maxH % hIn == 0 && maxV % vIn == 0 {
+                    upsampling = .replicate(h: maxH / hIn, v: maxV / vIn)
+                } else {
+                    throw .unsupported("fractional sampling factors \(c.h)x\(c.v) of \(maxH)x\(maxV)")
+                }
+                let stride = blocksPerLine * size
+                let rows = blocksPerColumn * size
+                components.append(Component(
+                    h: c.h, v: c.v, blockSize: size,
+                    blocksPerLine: blocksPerLine, blocksPerColumn: blocksPerColumn,
+                    scanBlocksX: (componentWidth + 7) / 8, scanBlocksY: (componentHeight + 7) / 8,
+                    sampleWidth: sampleWidth, sampleHeight: sampleHeight,
+                    planeOffset: planeBytes, planeStride: stride, planeHeight: rows,
+                    coefficientOffset: coefficients, upsampling: upsampling))
+                planeBytes += stride * rows
+                coefficients += blocksPerLine * blocksPerColumn * 64
+            }
+            self.components = components
+            self.planeBytes = planeBytes
+            self.coefficientCount = coefficients
+        }
+
+        /// How many output rows can be produced once component `c` has
+        /// `rows` plane rows decoded.
+        func outputRowsReady(component c: Int, planeRows rows: Int) -> Int {
+            let component = components[c]
+            if rows >= component.sampleHeight { return outputHeight }
+            switch component.upsampling {
+            case .none, .h2v1Fancy:
+                return rows
+            case .h1v2Fancy, .h2v2Fancy:
+                // Each output row also needs the plane row below its own.
+                return max(0, 2 * rows - 2)
+            case .replicate(_, let v):
+                return rows * v
+            }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+extension JPEG.Decoder {
+    typealias Marker = JPEG.Marker
+
+    /// Finds the next marker from `position` the way libjpeg's `next_marker`
+    /// does: bytes before `0xFF` are skipped, fill `0xFF`s are skipped, and a
+    /// stray `FF 00` is skipped. Returns the marker code and the offset after
+    /// it, or `nil` when the buffered input ends first.
+    func findMarker(from start: Int) -> (marker: UInt8, next: Int)? {
+        var p = start
+        let count = input.count
+        while true {
+            while p < count && input[p] != 0xFF { p += 1 }
+            while p < count && input[p] == 0xFF { p += 1 }
+            guard p < count else { return nil }
+            if input[p] == 0 { p += 1; continue }
+            return (input[p], p + 1)
+        }
+    }
+
+    /// Handles one marker and its segment. Returns `false` when more input is needed.
+    mutating func processNextMarker() throws(DecodingError) -> Bool {
+        guard let (marker, next) = findMarker(from: position) else { return false }
+        switch marker {
+        case Marker.eoi:
+            position = next
+            try endOfImage()
+            return true
+        case Marker.soi:
+            throw .malformed("duplicate SOI marker")
+        case Marker.rst0...Marker.rst7, Marker.tem:
+            position = next
+            return true
+        default:
+            break
+        }
+        guard next + 2 <= input.count else { return false }
+        let length = Int(input[next]) << 8 | Int(input[next + 1])
+        guard length >= 2 else {
+            // libjpeg skips nothing for an APPn/COM length below 2 and resynchronises on the next marker.
+            guard marker >= Marker.app0 else { throw .malformed("segment length \(length)") }
+            position = next + 2
+            return true
+        }
+        let end = next + length
+        guard end <= input.count else { return false }
+        let body = input[(next + 2)..<end]
+        position = end
+        try handleSegment(marker: marker, body: body)
+        return true
+    }
+
+    mutating func handleSegment(marker: UInt8, body: ArraySlice<UInt8>) throws(DecodingError) {
+        switch marker {
+        case Marker.sof0, Marker.sof1, Marker.sof2:
+            guard frame == nil else { throw .malformed("duplicate SOF marker") }
+            try startFrame(JPEG.FrameHeader(parsing: body, marker: marker))
+        case Marker.dht:
+            try defineHuffmanTables(body)
+        case Marker.dqt:
+            try defineQuantTables(body)
+        case Marker.dri:
+            guard body.count >= 2 else { throw .malformed("DRI segment too short") }
+            restartInterval = Int(body[body.startIndex]) << 8 | Int(body[body.startIndex + 1])
+        case Marker.sos:
+            try startScan(body)
+        case Marker.app0...0xEF, Marker.com:
+            if scanCount == 0 { collector.collect(marker: marker, body: body) }
+            if info != nil { let metadata = self.metadata; info?.metadata = metadata }
+        case Marker.dnl, Marker.dac:
+            break
+        default:
+            if let kind = Marker.unsupportedFrameKind(marker) { throw .unsupported(kind) }
+            throw .malformed("unknown marker 0x\(String(marker, radix: 16))")
+        }
+    }
+
+    /// DHT (T.81 §B.2.4.2): one or more tables.
+    mutating func defineHuffmanTables(_ body: ArraySlice<UInt8>) throws(DecodingError) {
+        var p = body.startIndex
+        while p < body.endIndex {
+            guard p + 17 <= body.endIndex else { throw .malformed("DHT segment too short") }
+            let tc = Int(body[p] >> 4), th = Int(body[p] & 15)
+            guard tc <= 1, th <= 3 else { throw .malformed("DHT table class/index") }
+            var counts: [Int] = []
+            for i in 1...16 { counts.append(Int(body[p + i])) }
+            let total = counts.reduce(0, +)
+            guard total <= 256, p + 17 + total <= body.endIndex else { throw .malformed("DHT segment too short") }
+            let values = Array(body[(p + 17)..<(p + 17 + total)])
+            try huffman.define(slot: tc * 4 + th, counts: counts, values: values)
+            p += 17 + total
+        }
+    }
+
+    /// DQT (T.81 §B.2.4.1): 8- or 16-bit tables, stored in zig-zag order.
+    mutating func defineQuantTables(_ body: ArraySlice<UInt8>) throws(DecodingError) {
+        var p = body.startIndex
+        while p < body.endIndex {
+            let precision = Int(body[p] >> 4), tq = Int(body[p] & 15)
+            guard tq <= 3, precision <= 1 else { throw .malformed("DQT table \(tq) precision \(precision)") }
+            let size = precision == 0 ? 64 : 128
+            guard p + 1 + size <= body.endIndex else { throw .malformed("DQT segment too short") }
+            for k in 0..<64 {
+                let value = precision == 0
+                    ? Int(body[p + 1 + k])
+                    : Int(body[p + 1 + 2 * k]) << 8 | Int(body[p + 2 + 2 * k])
+                // libjpeg keeps the multiplier in 16 signed bits.
+                quantTables[tq * 64 + JPEG.naturalOrder[k]] = Int16(truncatingIfNeeded: value)
+            }
+            quantDefined[tq] = true
+            p += 1 + size
+        }
+    }
+
+    mutating func startFrame(_ header: JPEG.FrameHeader) throws(DecodingError) {
+        let limits = options.limits
+        try limits.checkDimensions(width: header.width, height: header.height)
+        let layout = try JPEG.Layout(frame: header, scale: scale)
+        // Everything the decode will hold: output, planes, and coefficients when progressive.
+        var bytes = try limits.checkBytes(layout.outputWidth * layout.outputHeight, of: 4)
+        bytes = try limits.checkBytes(layout.planeBytes, alreadyUsed: bytes) + bytes
+        if header.progressive {
+            bytes = try limits.checkBytes(layout.coefficientCount, of: 2, alreadyUsed: bytes) + bytes
+        }
+        frame = header
+        self.layout = layout
+        info = ImageInfo(format: .jpeg, width: layout.outputWidth, height: layout.outputHeight,
+                         frameCount: 1, isAnimated: false, bitDepth: 8, hasAlpha: false, metadata: metadata)
+    }
+
+    mutating func startScan(_ body: ArraySlice<UInt8>) throws(DecodingError) {
+        guard let frame, let layout else { throw .malformed("SOS before SOF") }
+        scanCount += 1
+        if scanCount > options.limits.maxScans { throw .limitExceeded(.scans) }
+        let header = try JPEG.ScanHeader(parsing: body, frame: frame)
+        if scanCount == 1 {
+            transform = JPEG.ColorTransform.choose(componentIDs: frame.components.map(\.id), sawJFIF: collector.sawJFIF,
+                                                   adobeTransform: collector.adobeTransform)
+            let count = frame.components.count
+            componentQuant = [Int32](repeating: 0, count: count * 64)
+            quantLatched = [Bool](repeating: false, count: count)
+            planeRowsDone = [Int](repeating: 0, count: count)
+            coefficientBits = [Int](repeating: -1, count: count * 10)
+            if frame.progressive {
+                coefficients = [Int16](repeating: 0, count: layout.coefficientCount)
+            } else {
+                planes = [UInt8](repeating: 0, count: layout.planeBytes)
+                output = [UInt8](repeating: 0, count: layout.outputWidth * layout.outputHeight * 4)
+            }
+        }
+        for component in header.components {
+            let tq = frame.components[component.index].quantTable
+            if !quantLatched[component.index] {
+                guard quantDefined[tq] else { throw .malformed("quantisation table \(tq) not defined") }
+                for k in 0..<64 { componentQuant[component.index * 64 + k] = Int32(quantTables[tq * 64 + k]) }
+                quantLatched[component.index] = true
+            }
+            let needsDC = !frame.progressive || (header.ss == 0 && header.ah == 0)
+            let needsAC = !frame.progressive || header.ss > 0
+            if needsDC && !huffman.defined[component.dcTable] { throw .malformed("Huffman table DC\(component.dcTable) not defined") }
+            if needsAC && !huffman.defined[4 + component.acTable] { throw .malformed("Huffman table AC\(component.acTable) not defined") }
+        }
+        if frame.progressive {
+            for component in header.components where header.ss <= 9 {
+                for k in header.ss...min(header.se, 9) { coefficientBits[component.index * 10 + k] = header.al }
+            }
+        }
+        scan = ScanState(header: header, reader: JPEG.BitReader(position: position),
+                         restartsLeft: restartInterval, searchPosition: position)
+        phase = frame.progressive ? .progressiveScan : .sequentialScan
+    }
+
+    mutating func endOfImage() throws(DecodingError) {
+        guard frame != nil else { throw .malformed("no frame before EOI") }
+        guard scanCount > 0 else { throw .malformed("no scan before EOI") }
+        if let layout, !(frame?.progressive ?? false) {
+            // Components a sequential file never coded stay as they are; show every row.
+            for c in 0..<planeRowsDone.count { planeRowsDone[c] = layout.components[c].planeHeight }
+            renderReadyRows()
+        }
+        phase = .done
+    }
+}

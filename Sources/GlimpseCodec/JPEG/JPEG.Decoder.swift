@@ -1,0 +1,215 @@
+extension JPEG {
+    /// An incremental baseline/progressive JPEG decoder (ITU-T T.81 annexes B,
+    /// F and G) that follows the ``ImageDecoder`` contract.
+    ///
+    /// - Sequential frames: rows of the image become available as MCU rows
+    ///   complete; input is decoded as it arrives, and an MCU row cut short by
+    ///   the end of the available input is decoded again when more arrives.
+    /// - Progressive frames: each scan is decoded once all of its data is
+    ///   there; ``partialImage()`` renders the coefficients known so far.
+    /// - ``DecodingOptions/scaleDenominator`` 2, 4 or 8 decodes at reduced size
+    ///   with smaller inverse DCTs.
+    /// - Output is RGBA8, identical to libjpeg-turbo's default output.
+    public struct Decoder: ImageDecoder {
+        public static var format: ImageFormat { .jpeg }
+
+        enum Phase: Sendable {
+            case signature
+            case markers
+            case sequentialScan
+            case progressiveScan
+            case done
+        }
+
+        /// The state of the scan being decoded.
+        struct ScanState: Sendable {
+            var header: ScanHeader
+            var reader: BitReader
+            /// Next MCU row (sequential) to decode.
+            var row = 0
+            var predictors = SIMD4<Int32>()
+            var eobRun = 0
+            var restartsLeft: Int
+            /// Progressive: where the search for the end of the scan resumes.
+            var searchPosition: Int
+        }
+
+        let options: DecodingOptions
+        let scale: Int
+        var input: [UInt8] = []
+        var position = 0
+        var inputEnded = false
+        var phase: Phase = .signature
+        var failure: DecodingError?
+
+        var huffman = HuffmanTables()
+        /// Quantisation tables in natural order, as the DQT defined them.
+        var quantTables = [Int16](repeating: 0, count: 4 * 64)
+        var quantDefined = [Bool](repeating: false, count: 4)
+        var restartInterval = 0
+        var collector = MetadataCollector()
+
+        var frame: FrameHeader?
+        var layout: Layout?
+        var transform: ColorTransform = .ycbcr
+        /// Each component's quantisation table, copied at its first scan (libjpeg latches it then).
+        var componentQuant: [Int32] = []
+        var quantLatched: [Bool] = []
+        /// Per component, the successive-approximation bit position Al of zig-zag
+        /// coefficients 0…9 after the scans so far (-1: not seen), for block smoothing.
+        var coefficientBits: [Int] = []
+        var planes: [UInt8] = []
+        var coefficients: [Int16] = []
+        var output: [UInt8] = []
+        var planeRowsDone: [Int] = []
+        var rowsRendered = 0
+        var scan: ScanState?
+        var scanCount = 0
+        /// The file ended inside entropy-coded data.
+        var truncated = false
+        var finalImage: Image?
+
+        public internal(set) var info: ImageInfo?
+
+        public init(options: DecodingOptions) {
+            self.options = options
+            let d = options.scaleDenominator
+            scale = d >= 8 ? 8 : (d >= 4 ? 4 : (d >= 2 ? 2 : 1))
+        }
+
+        public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> DecodingStatus {
+            if let failure { throw failure }
+            if phase == .done { return .complete }
+            input.append(contentsOf: bytes)
+            do throws(DecodingError) {
+                try advance()
+            } catch {
+                failure = error
+                throw error
+            }
+            return phase == .done ? .complete : .needMoreData
+        }
+
+        public mutating func finish() throws(DecodingError) -> Image {
+            if let failure { throw failure }
+            if let finalImage { return finalImage }
+            inputEnded = true
+            do throws(DecodingError) {
+                try advance()
+            } catch {
+                failure = error
+                throw error
+            }
+            let complete = phase == .done || (isSequentialComplete && !truncated)
+            guard complete, let image = renderImage(isComplete: true) else {
+                if layout != nil, scanCount > 0 {
+                    finalImage = nil
+                    partial = renderImage(isComplete: false)
+                }
+                failure = .truncated
+                throw .truncated
+            }
+            finalImage = image
+            return image
+        }
+
+        /// The image kept after a truncated `finish`.
+        var partial: Image?
+
+        public func partialImage() -> Image? {
+            if let finalImage { return finalImage }
+            if let partial { return partial }
+            guard layout != nil, scanCount > 0 else { return nil }
+            return renderImage(isComplete: false)
+        }
+
+        /// A sequential frame whose every component has been decoded to the end.
+        var isSequentialComplete: Bool {
+            guard let frame, let layout, !frame.progressive, planeRowsDone.count == layout.components.count else { return false }
+            return zip(planeRowsDone, layout.components).allSatisfy { $0 >= $1.planeHeight }
+        }
+
+        var metadata: ImageMetadata { collector.metadata }
+
+        /// Runs the state machine as far as the buffered input allows.
+        mutating func advance() throws(DecodingError) {
+            while true {
+                switch phase {
+                case .signature:
+                    guard input.count >= 2 else {
+                        if inputEnded { throw .truncated }
+                        return
+                    }
+                    guard input[0] == 0xFF, input[1] == Marker.soi else { throw .malformed("missing SOI marker") }
+                    position = 2
+                    phase = .markers
+                case .markers:
+                    guard try processNextMarker() else { return }
+                case .sequentialScan:
+                    guard try decodeSequentialScan() else { return }
+                case .progressiveScan:
+                    guard try decodeProgressiveScan() else { return }
+                case .done:
+                    return
+                }
+            }
+        }
+
+        /// Builds the image from what has been decoded.
+        func renderImage(isComplete: Bool) -> Image? {
+            guard let frame, let layout, scanCount > 0 else { return nil }
+            var pixels: [UInt8]
+            if frame.progressive {
+                let smoothing = JPEG.BlockSmoothing.applies(coefficientBits: coefficientBits, quant: componentQuant,
+                                                            components: layout.components.count)
+                pixels = [UInt8](repeating: 0, count: layout.outputWidth * layout.outputHeight * 4)
+                var scratchPlanes = [UInt8](repeating: 0, count: layout.planeBytes)
+                coefficients.withUnsafeBufferPointer { coefficients in
+                    componentQuant.withUnsafeBufferPointer { quant in
+                        scratchPlanes.withUnsafeMutableBufferPointer { planes in
+                            // All three buffers were sized from `layout` when the first scan started.
+                            guard let c = coefficients.baseAddress, let q = quant.baseAddress, let p = planes.baseAddress else { return }
+                            if smoothing {
+                                let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 128)
+                                let block = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
+                                defer { workspace.deallocate(); block.deallocate() }
+                                for (index, component) in layout.components.enumerated() {
+                                    JPEG.BlockSmoothing.transform(
+                                        component: component, index: index, layout: layout,
+                                        bits: coefficientBits[(index * 10)..<(index * 10 + 10)],
+                                        coefficients: c, quant: q + index * 64, plane: p + component.planeOffset,
+                                        workspace: workspace, block: block, scratch: workspace + 64)
+                                }
+                            } else {
+                                layout.transformAll(coefficients: c, quantTables: q, planes: p)
+                            }
+                        }
+                    }
+                }
+                scratchPlanes.withUnsafeBufferPointer { planes in
+                    pixels.withUnsafeMutableBufferPointer { out in
+                        guard let p = planes.baseAddress, let o = out.baseAddress else { return }
+                        layout.render(rows: 0..<layout.outputHeight, planes: p, transform: transform, output: o)
+                    }
+                }
+            } else {
+                // Rows not decoded yet stay transparent black.
+                pixels = output
+            }
+            guard let buffer = PixelBuffer(width: layout.outputWidth, height: layout.outputHeight, format: .rgba8, bytes: pixels) else {
+                return nil
+            }
+            return Image(frames: [ImageFrame(pixels: buffer, isComplete: isComplete)], loopCount: 1, format: .jpeg, metadata: metadata)
+        }
+
+        /// Output rows whose plane rows (context rows included) are all decoded.
+        func readyRows(layout: Layout) -> Int {
+            var ready = layout.outputHeight
+            for c in 0..<layout.components.count {
+                let done = c < planeRowsDone.count ? planeRowsDone[c] : 0
+                ready = min(ready, layout.outputRowsReady(component: c, planeRows: done))
+            }
+            return ready
+        }
+    }
+}

@@ -1,0 +1,192 @@
+extension PNG.Decoder {
+    /// Largest ancillary chunk buffered for its metadata (iCCP, eXIf); larger
+    /// ones are skipped.
+    static let maxMetadataChunk = 16 << 20
+
+    mutating func handle(_ event: PNG.ChunkLexer.Event) throws(DecodingError) {
+        switch event {
+        case .begin(let type, let length):
+            try begin(type, length: length)
+        case .data(let piece):
+            try streamData(piece)
+        case .end(let type, let body, let crcValid):
+            try end(type, body: body, crcValid: crcValid)
+        }
+    }
+
+    private mutating func begin(_ type: PNG.ChunkType, length: Int) throws(DecodingError) {
+        chunkCount &+= 1
+        // PNG §5.6: IHDR first, IEND last, IDAT chunks consecutive, PLTE before IDAT.
+        if chunkCount == 1 && type != .IHDR { throw .malformed("IHDR is not the first chunk") }
+        if type != .IDAT && stage == .inImageData { stage = .afterImageData }
+        currentType = type
+        switch type {
+        case .IHDR:
+            guard chunkCount == 1 else { throw .malformed("second IHDR") }
+            guard length == 13 else { throw .malformed("IHDR length \(length)") }
+            lexer.choose(.buffer)
+        case .PLTE:
+            guard stage == .beforeImageData else { throw .malformed("PLTE after IDAT") }
+            guard palette == nil else { throw .malformed("second PLTE") }
+            guard length <= 768, length % 3 == 0, length > 0 else {
+                if header?.colorType == .indexed { throw .malformed("PLTE length \(length)") }
+                lexer.choose(.skip)
+                return
+            }
+            lexer.choose(.buffer)
+        case .IDAT:
+            guard stage != .afterImageData else { throw .malformed("IDAT chunks are not consecutive") }
+            if stage == .beforeImageData {
+                try startImageData()
+                stage = .inImageData
+            }
+            lexer.choose(.stream)
+        case .IEND:
+            lexer.choose(.buffer)
+        case .fdAT:
+            if animation.isActive && !animation.ignoring && stage == .afterImageData {
+                guard length >= 4 else { throw .malformed("fdAT length \(length)") }
+                animation.sequenceBytes = []
+                lexer.choose(.stream)
+            } else {
+                lexer.choose(.skip)
+            }
+        case .tRNS, .acTL, .fcTL, .gAMA, .cHRM, .sRGB, .pHYs:
+            lexer.choose(length <= 1024 ? .buffer : .skip)
+        case .iCCP, .eXIf:
+            let fits = length <= Self.maxMetadataChunk
+                && (try? options.limits.checkBytes(length, alreadyUsed: bytesUsed)) != nil
+            lexer.choose(fits ? .buffer : .skip)
+        default:
+            if type.isCritical { throw .unsupported("critical chunk \(type)") }
+            lexer.choose(.skip)
+        }
+    }
+
+    private mutating func end(_ type: PNG.ChunkType, body: [UInt8], crcValid: Bool) throws(DecodingError) {
+        guard crcValid else {
+            // fdAT is image data already used: its CRC matters like IDAT's.
+            if type == .fdAT && animation.isActive { throw .checksumMismatch }
+            return
+        }
+        switch type {
+        case .IHDR:
+            try readHeader(body)
+        case .PLTE:
+            if header?.colorType != .grayscale && header?.colorType != .grayscaleAlpha { palette = body }
+        case .tRNS:
+            readTransparency(body)
+        case .IEND:
+            try endOfImage()
+            status = .complete
+        case .acTL:
+            guard stage == .beforeImageData else { return }
+            if animation.sawControl {
+                animation.invalid = true
+            } else {
+                animation.sawControl = true
+                animation.control = PNG.AnimationControl(parsing: body)
+                if animation.control == nil { animation.invalid = true }
+            }
+        case .fcTL:
+            try frameControl(body)
+        case .fdAT:
+            if animation.isActive && !animation.ignoring && animation.sequenceBytes.count < 4 {
+                throw .malformed("fdAT without sequence number")
+            }
+        case .gAMA:
+            if let value = PNG.Ancillary.gamma(body) { metadata.gamma = value }
+        case .cHRM:
+            if let value = PNG.Ancillary.chromaticities(body) { metadata.chromaticities = value }
+        case .sRGB:
+            if let value = PNG.Ancillary.sRGBIntent(body) { metadata.sRGBIntent = value }
+        case .pHYs:
+            if let value = PNG.Ancillary.density(body) { metadata.density = value }
+        case .iCCP:
+            let budget = max(0, min(Self.maxMetadataChunk * 4, options.limits.maxTotalBytes &- bytesUsed))
+            if metadata.iccProfile == nil, let profile = PNG.Ancillary.iccProfile(body, maxBytes: budget) {
+                metadata.iccProfile = profile
+            }
+        case .eXIf:
+            if let value = PNG.Ancillary.orientation(body) { metadata.orientation = value }
+        default:
+            break
+        }
+        info?.metadata = metadata
+    }
+
+    private mutating func readHeader(_ body: [UInt8]) throws(DecodingError) {
+        let header = try body.withDecodingBytes { (raw) throws(DecodingError) in try PNG.Header(parsing: raw) }
+        // Limits come before any allocation: a 225 000 × 225 000 header stops here.
+        try options.limits.checkDimensions(width: header.width, height: header.height)
+        self.header = header
+        let working = PNG.ScanlineDecoder.workingBytes(header: header, width: header.width, height: header.height)
+        try options.limits.checkBytes(header.width &* header.height, of: outputFormat.bytesPerPixel, alreadyUsed: working)
+        info = ImageInfo(format: .png, width: header.width, height: header.height, frameCount: 1, isAnimated: false,
+                         bitDepth: header.bitDepth, hasAlpha: header.colorType.hasAlpha, metadata: metadata)
+    }
+
+    /// tRNS (PNG §11.3.2.1). Like libpng, a tRNS that does not fit the image
+    /// (wrong length, more entries than PLTE, on a type with alpha) is ignored.
+    private mutating func readTransparency(_ body: [UInt8]) {
+        guard let header, stage == .beforeImageData, transparency == nil else { return }
+        switch header.colorType {
+        case .grayscale where body.count == 2, .rgb where body.count == 6:
+            transparency = body
+        case .indexed:
+            guard let palette, !body.isEmpty, body.count <= palette.count / 3 else { return }
+            transparency = body
+        default:
+            return
+        }
+        info?.hasAlpha = true
+    }
+
+    private mutating func startImageData() throws(DecodingError) {
+        guard let header else { throw .malformed("IDAT before IHDR") }
+        if header.colorType == .indexed && palette == nil { throw .malformed("PLTE missing") }
+        let format = outputFormat
+        let working = PNG.ScanlineDecoder.workingBytes(header: header, width: header.width, height: header.height)
+        bytesUsed = try options.limits.checkBytes(header.width &* header.height, of: format.bytesPerPixel, alreadyUsed: working)
+            &+ working
+        let expander = PNG.Expander(header: header, palette: palette, transparency: transparency, wide: format == .rgba16)
+        self.expander = expander
+        image = PNG.outputBuffer(width: header.width, height: header.height, format: format)
+        scanlines = PNG.ScanlineDecoder(header: header, width: header.width, height: header.height,
+                                        expander: expander)
+        try startAnimation(header: header, format: format)
+    }
+
+    private mutating func streamData(_ piece: UnsafeRawBufferPointer) throws(DecodingError) {
+        if currentType == .IDAT {
+            guard var decoder = scanlines, var pixels = image else { return }
+            // Take the buffers out of `self` so they stay uniquely referenced
+            // (no copy-on-write) while the decoder writes into them.
+            scanlines = nil
+            image = nil
+            defer {
+                scanlines = decoder
+                image = pixels
+            }
+            if animation.current != nil { animation.currentHasData = true }
+            try decoder.feed(piece, into: &pixels)
+            if decoder.rowsDone, animation.isActive, let control = animation.current, !animation.currentEmitted {
+                try emitFrame(pixels, control: control)
+            }
+        } else if currentType == .fdAT {
+            try frameData(piece)
+        }
+    }
+
+    private func endOfImage() throws(DecodingError) {
+        guard let scanlines else { throw .malformed("no IDAT chunk") }
+        guard scanlines.rowsDone else { throw .truncated }
+        guard animation.isActive, let control = animation.control else { return }
+        if animation.current != nil && !animation.currentEmitted {
+            throw animation.currentHasData ? .truncated : .malformed("fcTL without frame data")
+        }
+        if animation.frames.count < control.frameCount {
+            throw .malformed("acTL declares \(control.frameCount) frames, the file has \(animation.frames.count)")
+        }
+    }
+}

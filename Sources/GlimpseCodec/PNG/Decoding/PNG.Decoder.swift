@@ -1,0 +1,127 @@
+extension PNG {
+    /// An incremental PNG and APNG decoder (PNG Third Edition, APNG 1.0),
+    /// following the ``ImageDecoder`` contract.
+    ///
+    /// - Every colour type and bit depth, PLTE, tRNS, the five filters, Adam7,
+    ///   image data split over any number of IDAT chunks.
+    /// - Output: RGBA8, or RGBA16 for 16-bit sources when
+    ///   ``DecodingOptions/sampleDepth`` is `.preserve`. Samples are returned as
+    ///   stored (no gamma correction); 16-bit samples reduced to 8 bits keep
+    ///   their high byte, as libpng's `png_set_strip_16` does.
+    /// - Checks: signature, CRC of every chunk used (a bad CRC on a critical
+    ///   chunk is ``DecodingError/checksumMismatch``; an ancillary chunk with a
+    ///   bad CRC is dropped), IHDR values, chunk order, zlib integrity (Adler-32).
+    ///   Too little image data is ``DecodingError/truncated``; data after the
+    ///   last row is ignored.
+    /// - Incremental: ``info`` after IHDR; rows as they are inflated; for Adam7
+    ///   a preview after each pass; for APNG each frame once it is complete.
+    /// - APNG: frames are the composed canvas (see ``Compositor``). Where
+    ///   browsers show the default image for a broken animation (two acTL
+    ///   chunks, a frame count of 0 or above 2^31 − 1), so does this decoder;
+    ///   broken frame data or sequence numbers are errors. Frames beyond the
+    ///   count acTL declares are ignored.
+    public struct Decoder: ImageDecoder {
+        public static var format: ImageFormat { .png }
+
+        let options: DecodingOptions
+        var lexer = ChunkLexer()
+        var failure: DecodingError?
+        var status = DecodingStatus.needMoreData
+        var header: Header?
+        var palette: [UInt8]?
+        var transparency: [UInt8]?
+        var metadata = ImageMetadata()
+        public internal(set) var info: ImageInfo?
+        var chunkCount = 0
+        var currentType = ChunkType(0)
+        var stage = Stage.beforeImageData
+        /// The IDAT image (the default image; frame 0 when an fcTL precedes it).
+        var image: PixelBuffer?
+        var scanlines: ScanlineDecoder?
+        var expander: Expander?
+        var animation = AnimationState()
+        /// Bytes of output and working memory allocated so far, for the limits.
+        var bytesUsed = 0
+
+        enum Stage: Sendable {
+            case beforeImageData, inImageData, afterImageData
+        }
+
+        public init(options: DecodingOptions) {
+            self.options = options
+        }
+
+        /// Output pixel format for the current header.
+        var outputFormat: PixelFormat {
+            header?.bitDepth == 16 && options.sampleDepth == .preserve ? .rgba16 : .rgba8
+        }
+
+        public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> DecodingStatus {
+            if let failure { throw failure }
+            if status == .complete { return .complete }
+            var input = bytes
+            do throws(DecodingError) {
+                while status != .complete, let event = try lexer.next(&input) {
+                    try handle(event)
+                }
+            } catch {
+                failure = error
+                throw error
+            }
+            return status
+        }
+
+        public func partialImage() -> Image? {
+            if animation.isActive {
+                if !animation.frames.isEmpty {
+                    return Image(frames: animation.frames, loopCount: animation.control?.playCount ?? 0,
+                                 format: .apng, metadata: metadata)
+                }
+                return nil
+            }
+            guard let image, let scanlines else { return nil }
+            let complete = scanlines.rowsDone
+            var pixels = image
+            if !complete, header?.interlaced == true {
+                guard scanlines.completedPasses > 0 else { return nil }
+                pixels = Interlace.preview(image, completedPasses: scanlines.completedPasses)
+            } else if !complete {
+                // Rows not decoded yet were never written (see `PNG.outputBuffer`): clear them.
+                let rows = scanlines.rowsDecoded
+                guard rows > 0 else { return nil }
+                let start = rows &* pixels.bytesPerRow
+                pixels.bytes.withUnsafeMutableBytes { raw in
+                    guard let base = raw.baseAddress, start <= raw.count else { return }
+                    (base + start).initializeMemory(as: UInt8.self, repeating: 0, count: raw.count &- start)
+                }
+            }
+            return Image(frames: [ImageFrame(pixels: pixels, isComplete: complete)], format: .png, metadata: metadata)
+        }
+
+        public mutating func finish() throws(DecodingError) -> Image {
+            if let failure { throw failure }
+            do throws(DecodingError) {
+                return try result()
+            } catch {
+                failure = error
+                throw error
+            }
+        }
+
+        private func result() throws(DecodingError) -> Image {
+            guard header != nil, let scanlines, let image else { throw .truncated }
+            if animation.isActive {
+                let wanted = options.firstFrameOnly ? 1 : (animation.control?.frameCount ?? 0)
+                guard animation.frames.count >= wanted, !animation.frames.isEmpty else {
+                    throw status == .complete ? .malformed("APNG frames missing") : .truncated
+                }
+                return Image(frames: Array(animation.frames.prefix(wanted)), loopCount: animation.control?.playCount ?? 0,
+                             format: .apng, metadata: metadata)
+            }
+            // Strict: a file must reach IEND (libpng's crashers end inside a huge
+            // chunk right after complete image data; they must fail).
+            guard scanlines.rowsDone, status == .complete else { throw .truncated }
+            return Image(pixels: image, format: .png, metadata: metadata)
+        }
+    }
+}

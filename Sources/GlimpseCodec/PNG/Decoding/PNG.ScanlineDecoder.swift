@@ -1,0 +1,179 @@
+extension PNG {
+    /// Turns one zlib stream of filtered scanlines (the IDAT image, or one APNG
+    /// frame's fdAT data) into pixels, as the compressed bytes arrive.
+    ///
+    /// Stages, with no copy between them: zlib inflates into a window of many
+    /// rows (large inflate calls are cheaper than row-sized ones); complete rows
+    /// are unfiltered in place, the previous row serving as `prior`; each row is
+    /// then expanded straight into its place in the output (Adam7 rows to every
+    /// `dx`-th pixel of every `dy`-th row). Inflating stops being useful once
+    /// the expected number of bytes is out: later output is only checked (the
+    /// Adler-32 trailer) and dropped, so the window never grows.
+    struct ScanlineDecoder: Sendable {
+        let expander: Expander
+        let passes: [Pass]
+        let filterStride: Int
+        let frameWidth: Int
+        let outputBytesPerPixel: Int
+        private var zlib = ZlibReader()
+        private var window: [UInt8]
+        private var zeros: [UInt8]
+        private var filled = 0
+        /// Offset of the next unprocessed row's filter byte.
+        private var next = 0
+        /// Offset of the previous row's filter byte; -1 for the first row of a pass.
+        private var prior = -1
+        private(set) var passIndex = 0
+        private(set) var rowInPass = 0
+        /// Every expected byte has been inflated and expanded.
+        private(set) var rowsDone = false
+        /// The zlib stream ended (after the Adler-32 check).
+        private(set) var streamEnded = false
+
+        /// Bytes the decoder allocates for its own work for an image of this shape.
+        static func workingBytes(header: Header, width: Int, height: Int) -> Int {
+            let passes = Interlace.passes(header: header, width: width, height: height)
+            let total = passes.reduce(0) { $0 &+ $1.streamBytes }
+            let maxStride = (passes.map(\.rowBytes).max() ?? 0) &+ 1
+            return min(total, max(maxStride &* 2, 1 << 19)) &+ maxStride
+        }
+
+        init(header: Header, width: Int, height: Int, expander: Expander) {
+            self.expander = expander
+            self.passes = Interlace.passes(header: header, width: width, height: height)
+            self.filterStride = header.filterStride
+            self.frameWidth = width
+            self.outputBytesPerPixel = expander.outputBytesPerPixel
+            let total = passes.reduce(0) { $0 &+ $1.streamBytes }
+            let maxRow = passes.map(\.rowBytes).max() ?? 0
+            window = [UInt8](repeating: 0, count: min(total, max((maxRow &+ 1) &* 2, 1 << 19)))
+            zeros = [UInt8](repeating: 0, count: maxRow)
+            while passIndex < passes.count, passes[passIndex].isEmpty { passIndex &+= 1 }
+            rowsDone = passIndex == passes.count
+        }
+
+        /// Passes fully decoded so far (1 for a finished non-interlaced image).
+        var completedPasses: Int { rowsDone ? passes.count : passIndex }
+
+        /// Rows of the current (or only) pass decoded so far.
+        var rowsDecoded: Int { rowsDone ? (passes.last?.height ?? 0) : rowInPass }
+
+        /// Inflates `input` and decodes every row it completes into `pixels`,
+        /// a `frameWidth`-wide buffer.
+        mutating func feed(_ input: UnsafeRawBufferPointer, into pixels: inout PixelBuffer) throws(DecodingError) {
+            zlib.makeUnique()
+            var input = input
+            while true {
+                if rowsDone {
+                    try drain(input)
+                    return
+                }
+                if streamEnded { throw .truncated }
+                if filled == window.count { compact() }
+                let before = filled
+                let remaining = input.count
+                var zlib = self.zlib
+                let produced = try window.withMutableDecodingBytes { (w) throws(DecodingError) -> Int in
+                    try zlib.inflate(&input, into: UnsafeMutableRawBufferPointer(rebasing: w[before...]))
+                }
+                self.zlib = zlib
+                filled &+= produced
+                try decodeRows(into: &pixels)
+                if zlib.ended {
+                    streamEnded = true
+                    if !rowsDone { throw .truncated }
+                    return
+                }
+                if produced == 0 && input.count == remaining { return }
+                if input.isEmpty && filled < window.count { return }
+            }
+        }
+
+        /// Checks the rest of the stream (up to its Adler-32) without keeping it.
+        private mutating func drain(_ input: UnsafeRawBufferPointer) throws(DecodingError) {
+            var input = input
+            var scratch = [UInt8](repeating: 0, count: 0)
+            while !streamEnded, !input.isEmpty {
+                if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: 4096) }
+                let remaining = input.count
+                var zlib = self.zlib
+                let produced = try scratch.withMutableDecodingBytes { (s) throws(DecodingError) -> Int in
+                    try zlib.inflate(&input, into: s)
+                }
+                self.zlib = zlib
+                if zlib.ended { streamEnded = true }
+                if produced == 0 && input.count == remaining { return }
+            }
+        }
+
+        /// Moves the previous row and the incomplete one to the front of the window.
+        private mutating func compact() {
+            let keep = prior >= 0 ? prior : next
+            guard keep > 0 else { return }
+            let count = filled &- keep
+            window.withUnsafeMutableBytes { w in
+                // Both ranges lie inside the window; copyMemory handles the overlap like memmove.
+                guard let base = w.baseAddress else { return }
+                base.copyMemory(from: base.advanced(by: keep), byteCount: count)
+            }
+            if prior >= 0 { prior &-= keep }
+            next &-= keep
+            filled = count
+        }
+
+        private mutating func decodeRows(into pixels: inout PixelBuffer) throws(DecodingError) {
+            var failure: DecodingError?
+            let passes = self.passes
+            let expander = self.expander
+            let bpp = filterStride
+            let outBpp = outputBytesPerPixel
+            let width = frameWidth
+            let outputCount = pixels.bytes.count
+            let filled = self.filled
+            var next = self.next, prior = self.prior
+            var passIndex = self.passIndex, rowInPass = self.rowInPass, rowsDone = self.rowsDone
+            window.withUnsafeMutableBufferPointer { w in
+                zeros.withUnsafeBufferPointer { z in
+                    pixels.bytes.withUnsafeMutableBytes { out in
+                        guard let base = w.baseAddress, let zero = z.baseAddress, let dst = out.baseAddress else { return }
+                        while !rowsDone {
+                            let pass = passes[passIndex]
+                            let stride = pass.rowBytes &+ 1
+                            guard filled &- next >= stride else { return }
+                            let row = base + (next &+ 1)
+                            let above = prior >= 0 ? UnsafePointer(base + (prior &+ 1)) : zero
+                            do throws(DecodingError) {
+                                // `row` and `above` hold `rowBytes` bytes each: complete rows of the window, or `zeros`.
+                                try Unfilter.apply(base[next], row: row, prior: above, count: pass.rowBytes, bpp: bpp)
+                            } catch {
+                                failure = error
+                                return
+                            }
+                            let y = pass.y0 &+ rowInPass &* pass.dy
+                            let offset = (y &* width &+ pass.x0) &* outBpp
+                            guard offset >= 0, offset < outputCount else { failure = .malformed("row outside the image"); return }
+                            // The pass geometry keeps every written pixel inside the `width`-wide frame.
+                            expander.expand(row, count: pass.width, into: dst + offset, step: pass.dx &* outBpp)
+                            prior = next
+                            next &+= stride
+                            rowInPass &+= 1
+                            if rowInPass == pass.height {
+                                rowInPass = 0
+                                prior = -1
+                                passIndex &+= 1
+                                while passIndex < passes.count, passes[passIndex].isEmpty { passIndex &+= 1 }
+                                if passIndex == passes.count { rowsDone = true }
+                            }
+                        }
+                    }
+                }
+            }
+            self.next = next
+            self.prior = prior
+            self.passIndex = passIndex
+            self.rowInPass = rowInPass
+            self.rowsDone = rowsDone
+            if let failure { throw failure }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+extension PNG {
+    /// A zlib stream (RFC 1950) read in pieces: the 2-byte header and the
+    /// Adler-32 trailer are handled here, the deflate data by zlib in raw mode
+    /// (so that the checksum runs through the faster ``Adler32``).
+    struct ZlibReader: Sendable {
+        private var stream = InflateStream(raw: true)
+        private var header: [UInt8] = []
+        private var trailer: [UInt8] = []
+        private var deflateEnded = false
+        private var checksum = Adler32()
+        /// The trailer has been read and matched.
+        private(set) var ended = false
+
+        /// Makes the zlib state private to this copy (copy-on-write).
+        mutating func makeUnique() {
+            InflateStream.copyIfShared(&stream)
+        }
+
+        /// Consumes from `input` and inflates into `output`; returns the number
+        /// of bytes produced. Stops at the end of the stream.
+        mutating func inflate(_ input: inout UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(DecodingError) -> Int {
+            if header.count < 2 {
+                let take = min(2 &- header.count, input.count)
+                header.append(contentsOf: input[..<take])
+                input = UnsafeRawBufferPointer(rebasing: input[take...])
+                guard header.count == 2 else { return 0 }
+                try Self.check(header: header[0], header[1])
+            }
+            var produced = 0
+            if !deflateEnded {
+                let step = try stream.inflate(input: input, output: output)
+                input = UnsafeRawBufferPointer(rebasing: input[step.consumed...])
+                produced = step.produced
+                checksum.update(UnsafeRawBufferPointer(rebasing: output[..<produced]))
+                deflateEnded = step.ended
+            }
+            if deflateEnded && !ended {
+                let take = min(4 &- trailer.count, input.count)
+                trailer.append(contentsOf: input[..<take])
+                input = UnsafeRawBufferPointer(rebasing: input[take...])
+                if trailer.count == 4 {
+                    let stored = UInt32(trailer[0]) << 24 | UInt32(trailer[1]) << 16 | UInt32(trailer[2]) << 8 | UInt32(trailer[3])
+                    guard stored == checksum.value else { throw .checksumMismatch }
+                    ended = true
+                }
+            }
+            return produced
+        }
+
+        /// RFC 1950 §2.2: method 8 (deflate), window ≤ 32 KiB, FCHECK, no preset dictionary.
+        private static func check(header cmf: UInt8, _ flg: UInt8) throws(DecodingError) {
+            guard (UInt16(cmf) << 8 | UInt16(flg)) % 31 == 0 else { throw .malformed("zlib: incorrect header check") }
+            guard cmf & 0x0F == 8 else { throw .malformed("zlib: unknown compression method") }
+            guard cmf >> 4 <= 7 else { throw .malformed("zlib: invalid window size") }
+            guard flg & 0x20 == 0 else { throw .malformed("zlib: preset dictionary") }
+        }
+    }
+}

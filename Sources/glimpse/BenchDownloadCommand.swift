@@ -1,0 +1,211 @@
+import ArgumentParser
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Glimpse
+import LoopbackHTTPServer
+import Synchronization
+
+/// `glimpse bench-download`: downloader throughput against bare URLSession
+/// data tasks at the same concurrency, on an embedded loopback server, and the
+/// number of requests coalesced callers cause.
+struct BenchDownloadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-download",
+        abstract: "Benchmark the image downloader against bare URLSession on a loopback server.",
+        discussion: """
+        Serves COUNT distinct images of SIZE bytes from 127.0.0.1 and downloads them all at CONCURRENCY, \
+        alternately through the downloader (all requests handed over at once; its queue keeps CONCURRENCY running) and with bare URLSession data tasks (ROUNDS each; medians). \
+        Then CALLERS callers ask for URLS URLs at once through a fresh downloader. Prints CSV lines \
+        download,<name>,<value>,<unit> for glimpse (MB/s), urlsession (MB/s) and coalesced-requests.
+        """
+    )
+
+    @Option(help: "Distinct images served.")
+    var count: Int = 1000
+
+    @Option(help: "Bytes per image.")
+    var size: Int = 50 * 1024
+
+    @Option(help: "Downloads in flight at once, for both contenders.")
+    var concurrency: Int = 6
+
+    @Option(help: "Timed rounds per contender, alternating.")
+    var rounds: Int = 5
+
+    @Option(help: "Callers in the coalescing run.")
+    var callers: Int = 100
+
+    @Option(help: "Distinct URLs the callers ask for.")
+    var urls: Int = 10
+
+    func validate() throws {
+        guard count >= 1, size >= 1, concurrency >= 1, rounds >= 1, callers >= 1, urls >= 1 else {
+            throw ValidationError("every count must be at least 1")
+        }
+    }
+
+    func run() async throws {
+        let bodies = (0..<count).map { index in
+            // Distinct images: the same noise with the index stamped in front.
+            var body = (0..<size).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }
+            withUnsafeBytes(of: UInt32(index).bigEndian) { stamp in
+                for (offset, byte) in stamp.enumerated() where offset < body.count { body[offset] = byte }
+            }
+            return body
+        }
+        let server: LoopbackHTTPServer
+        do {
+            server = try LoopbackHTTPServer(fallback: .handler { request in
+                let parts = request.path.split(separator: "/")
+                guard parts.count == 2, parts[0] == "img", let index = Int(parts[1]), bodies.indices.contains(index) else {
+                    return .status(404)
+                }
+                return .ok(bodies[index])
+            })
+        } catch {
+            throw CommandFailure("cannot start the loopback server: \(error)")
+        }
+        defer { server.shutdown() }
+        let targets = (0..<count).map { server.url("/img/\($0)") }
+        let totalBytes = Double(count * size)
+
+        // One untimed pass each first: thread pools, connections and allocator warm up.
+        let warmUp = Array(targets.prefix(100))
+        _ = try await timeDownloader(warmUp)
+        _ = try await timeURLSession(warmUp)
+
+        var glimpseRates: [Double] = []
+        var sessionRates: [Double] = []
+        for round in 0..<rounds {
+            // Alternating which goes first cancels the bias of running second.
+            if round.isMultiple(of: 2) {
+                glimpseRates.append(totalBytes / 1e6 / (try await timeDownloader(targets)))
+                sessionRates.append(totalBytes / 1e6 / (try await timeURLSession(targets)))
+            } else {
+                sessionRates.append(totalBytes / 1e6 / (try await timeURLSession(targets)))
+                glimpseRates.append(totalBytes / 1e6 / (try await timeDownloader(targets)))
+            }
+        }
+        print(String(format: "download,glimpse,%.1f,MB/s", median(glimpseRates)))
+        print(String(format: "download,urlsession,%.1f,MB/s", median(sessionRates)))
+
+        server.resetStatistics()
+        let coalesced = try await coalescingRun(server)
+        print("download,coalesced-requests,\(coalesced),requests")
+    }
+
+    /// Seconds to download every target through an ``ImageDownloader``: every
+    /// request is handed to it at once, and its queue keeps `concurrency` running.
+    private func timeDownloader(_ targets: [URL]) async throws -> Double {
+        var configuration = ImageDownloader.Configuration()
+        configuration.maximumConcurrentDownloads = concurrency
+        let downloader = ImageDownloader(configuration: configuration)
+        defer { downloader.invalidate() }
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for url in targets {
+                group.addTask {
+                    do {
+                        return try await downloader.download(url).bytes.count
+                    } catch {
+                        throw CommandFailure("\(url): \(error)")
+                    }
+                }
+            }
+            for try await received in group where received != size {
+                throw CommandFailure("received \(received) bytes instead of \(size)")
+            }
+        }
+        return seconds(ContinuousClock.now - start)
+    }
+
+    /// Seconds to download every target with bare URLSession data tasks,
+    /// `concurrency` at a time.
+    private func timeURLSession(_ targets: [URL]) async throws -> Double {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        let session = URLSession(configuration: configuration)
+        defer { session.invalidateAndCancel() }
+        let cursor = Cursor(limit: targets.count)
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    while true {
+                        guard let index = cursor.next() else { return }
+                        let received = try await fetch(targets[index], with: session)
+                        guard received == size else { throw CommandFailure("received \(received) bytes instead of \(size)") }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        return seconds(ContinuousClock.now - start)
+    }
+
+    private func fetch(_ url: URL, with session: URLSession) async throws -> Int {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+            session.dataTask(with: URLRequest(url: url)) { data, response, error in
+                if let error {
+                    continuation.resume(throwing: CommandFailure("\(url): \(error.localizedDescription)"))
+                } else if (response as? HTTPURLResponse)?.statusCode != 200 {
+                    continuation.resume(throwing: CommandFailure("\(url): bad status"))
+                } else {
+                    continuation.resume(returning: data?.count ?? 0)
+                }
+            }.resume()
+        }
+    }
+
+    /// `callers` callers ask for `urls` URLs at once (queued together while the
+    /// downloader is suspended); returns the requests the server received.
+    private func coalescingRun(_ server: LoopbackHTTPServer) async throws -> Int {
+        var configuration = ImageDownloader.Configuration()
+        configuration.maximumConcurrentDownloads = concurrency
+        let downloader = ImageDownloader(configuration: configuration)
+        defer { downloader.invalidate() }
+        downloader.suspend()
+        let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for caller in 0..<callers {
+                let url = server.url("/img/\(caller % urls)")
+                group.addTask { (try? await downloader.download(url)) != nil }
+            }
+            // Every caller is waiting (coalesced into `urls` transfers) before any starts.
+            while downloader.waitingCallerCount < callers {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            downloader.resume()
+            return try await group.reduce(into: 0) { if $1 { $0 += 1 } }
+        }
+        guard outcomes == callers else { throw CommandFailure("\(callers - outcomes) coalesced callers failed") }
+        return server.requests.count
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    private func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// Hands out indices 0..<limit once each to the URLSession workers.
+private final class Cursor: Sendable {
+    private let position = Mutex(0)
+    private let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    func next() -> Int? {
+        position.withLock { value in
+            guard value < limit else { return nil }
+            defer { value += 1 }
+            return value
+        }
+    }
+}

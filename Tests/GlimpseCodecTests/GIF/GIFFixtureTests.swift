@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import GlimpseCodec
+
+/// The self-made fixtures of `Fixtures/gif` (see `generate.py` there), checked
+/// against the generator's own reference compositor.
+@Suite struct GIFFixtureTests {
+    struct Expected {
+        var crc: UInt32
+        var delayMilliseconds: Int
+        var isComplete: Bool
+    }
+
+    static let expected: [String: [Expected]] = {
+        guard let text = try? String(contentsOf: Fixtures.url("gif/expected.tsv"), encoding: .utf8) else { return [:] }
+        var result: [String: [Expected]] = [:]
+        for line in text.split(separator: "\n") {
+            let f = line.split(separator: "\t").map(String.init)
+            guard f.count == 5 else { continue }
+            result[f[0], default: []].append(Expected(crc: UInt32(f[2], radix: 16) ?? 0,
+                                                      delayMilliseconds: Int(f[3]) ?? -1, isComplete: f[4] == "1"))
+        }
+        return result
+    }()
+
+    static let loops: [String: Int] = {
+        guard let text = try? String(contentsOf: Fixtures.url("gif/loops.tsv"), encoding: .utf8) else { return [:] }
+        var result: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let f = line.split(separator: "\t").map(String.init)
+            if f.count == 2 { result[f[0]] = Int(f[1]) }
+        }
+        return result
+    }()
+
+    static let names = expected.keys.sorted()
+
+    @Test func fixturesArePresent() {
+        #expect(Self.names.count >= 15)
+    }
+
+    @Test(arguments: names)
+    func framesMatchTheReferenceCompositor(_ name: String) throws {
+        let bytes = try Fixtures.bytes("gif/\(name)")
+        let expected = try #require(Self.expected[name])
+        let image = try GIF.Decoder.decode(bytes)
+        #expect(image.frames.count == expected.count)
+        #expect(GIFTestHelpers.checksums(image) == expected.map(\.crc))
+        #expect(image.frames.map { $0.duration } == expected.map { .milliseconds($0.delayMilliseconds) })
+        #expect(image.frames.map(\.isComplete) == expected.map(\.isComplete))
+        #expect(image.loopCount == Self.loops[name])
+    }
+
+    @Test(arguments: names.filter { $0 != "many-frames.gif" && $0 != "lzw-full-table.gif" })
+    func anyChunkingGivesTheSameImage(_ name: String) throws {
+        let bytes = try Fixtures.bytes("gif/\(name)")
+        let reference = try GIF.Decoder.decode(bytes)
+        for chunking in Chunking.standard {
+            let image = try chunking.decode(GIF.Decoder.self, bytes).get()
+            #expect(image == reference, "\(name) fed \(chunking)")
+        }
+    }
+
+    @Test func largeFixturesUnderRandomChunking() throws {
+        for name in ["many-frames.gif", "lzw-full-table.gif"] {
+            let bytes = try Fixtures.bytes("gif/\(name)")
+            let reference = try GIF.Decoder.decode(bytes)
+            for chunking in [Chunking.fixed(3), .random(seed: 7, maximum: 300)] {
+                #expect(try chunking.decode(GIF.Decoder.self, bytes).get() == reference, "\(name) fed \(chunking)")
+            }
+        }
+    }
+
+    @Test func truncatedFileThrowsAndKeepsItsPartialImage() throws {
+        let bytes = try Fixtures.bytes("gif/truncated.gif")
+        let whole = try #require(Self.expected["disposal.gif"])
+        var decoder = GIF.Decoder(options: DecodingOptions())
+        #expect(try decoder.append(bytes) == .needMoreData)
+        let partial = try #require(decoder.partialImage())
+        #expect(partial.frames.count > 1)
+        #expect(partial.frames.last?.isComplete == false)
+        let done = partial.frames.dropLast()
+        #expect(done.map { GIFTestHelpers.crc32(GIFTestHelpers.normalised($0.pixels)) } == whole.prefix(done.count).map(\.crc))
+        #expect(throws: DecodingError.truncated) { try decoder.finish() }
+        // Errors are permanent.
+        #expect(throws: DecodingError.truncated) { try decoder.finish() }
+        #expect(throws: DecodingError.truncated) { try GIF.Decoder.decode(bytes) }
+    }
+
+    @Test func inputEndingBetweenFramesWithoutTrailerIsAccepted() throws {
+        let image = try GIF.Decoder.decode(try Fixtures.bytes("gif/no-trailer.gif"))
+        #expect(GIFTestHelpers.checksums(image) == Self.expected["transparency.gif"]?.map(\.crc))
+    }
+
+    @Test func junkAfterTheLastFrameEndsTheFile() throws {
+        let image = try GIF.Decoder.decode(try Fixtures.bytes("gif/junk-after-frames.gif"))
+        #expect(GIFTestHelpers.checksums(image) == Self.expected["transparency.gif"]?.map(\.crc))
+    }
+
+    @Test func unknownBlockBeforeAnyFrameIsAnError() throws {
+        var bytes = Array(try Fixtures.bytes("gif/loop-none.gif").prefix(13 + 12))
+        bytes += [0x99, 0x3B]
+        #expect(throws: DecodingError.malformed("unknown block type 0x99")) { try GIF.Decoder.decode(bytes) }
+    }
+
+    @Test func infoArrivesWithTheLogicalScreenBeforeAnyPixel() throws {
+        let bytes = try Fixtures.bytes("gif/disposal.gif")
+        var decoder = GIF.Decoder(options: DecodingOptions())
+        _ = try decoder.append(bytes.prefix(12))
+        #expect(decoder.info == nil)
+        _ = try decoder.append(bytes[12..<13])
+        let info = try #require(decoder.info)
+        #expect(info.width == 10 && info.height == 8 && info.format == .gif)
+        #expect(decoder.partialImage() == nil)
+    }
+
+    @Test func rowsArriveBeforeTheFrameIsComplete() throws {
+        let bytes = try Fixtures.bytes("gif/lzw-full-table.gif")
+        let reference = try GIF.Decoder.decode(bytes)
+        var decoder = GIF.Decoder(options: DecodingOptions())
+        _ = try decoder.append(bytes.prefix(bytes.count / 2))
+        let partial = try #require(decoder.partialImage()?.frames.first)
+        #expect(!partial.isComplete)
+        let full = reference.frames[0].pixels
+        // The first rows are already final, the last are still transparent.
+        #expect(partial.pixels.row(0) == full.row(0))
+        #expect(partial.pixels.row(full.height - 1).allSatisfy { $0 == 0 })
+    }
+
+    @Test func firstFrameOnlyStopsAfterOneFrame() throws {
+        let bytes = try Fixtures.bytes("gif/many-frames.gif")
+        let options = DecodingOptions(firstFrameOnly: true)
+        var decoder = GIF.Decoder(options: options)
+        #expect(try decoder.append(bytes) == .complete)
+        let image = try decoder.finish()
+        #expect(image.frames.count == 1)
+        #expect(GIFTestHelpers.checksums(image).first == Self.expected["many-frames.gif"]?.first?.crc)
+        var iterator = GIF.FrameIterator(bytes, options: options)
+        #expect(try iterator.next() != nil)
+        #expect(try iterator.next() == nil)
+    }
+
+    @Test func iteratorStreamsInTheMemoryOfOneFrame() throws {
+        let bytes = try Fixtures.bytes("gif/many-frames.gif")
+        let expected = try #require(Self.expected["many-frames.gif"])
+        // Room for a few canvases, far less than 300 frames.
+        let options = DecodingOptions(limits: DecodingLimits(maxTotalBytes: 16 * 16 * 4 * 4))
+        #expect(throws: DecodingError.limitExceeded(.totalBytes)) { try GIF.Decoder.decode(bytes, options: options) }
+        var incremental = GIF.Decoder(options: options)
+        #expect(throws: DecodingError.limitExceeded(.totalBytes)) { _ = try incremental.append(bytes) }
+
+        var iterator = GIF.FrameIterator(bytes, options: options)
+        var checksums: [UInt32] = []
+        while let frame = try iterator.next() {
+            checksums.append(GIFTestHelpers.crc32(GIFTestHelpers.normalised(frame.pixels)))
+        }
+        #expect(checksums == expected.map(\.crc))
+        #expect(iterator.loopCount == 0)
+        #expect(try iterator.next() == nil)
+    }
+
+    @Test func frameLimitIsEnforced() throws {
+        let bytes = try Fixtures.bytes("gif/many-frames.gif")
+        let options = DecodingOptions(limits: DecodingLimits(maxFrames: 10))
+        #expect(throws: DecodingError.limitExceeded(.frames)) { try GIF.Decoder.decode(bytes, options: options) }
+        var iterator = GIF.FrameIterator(bytes, options: options)
+        var count = 0
+        #expect(throws: DecodingError.limitExceeded(.frames)) {
+            while try iterator.next() != nil { count += 1 }
+        }
+        #expect(count == 10)
+    }
+
+    @Test func canvasLimitIsCheckedFromTheHeader() throws {
+        let bytes = try Fixtures.bytes("gif/lzw-full-table.gif")
+        var decoder = GIF.Decoder(options: DecodingOptions(limits: DecodingLimits(maxWidth: 64)))
+        #expect(throws: DecodingError.limitExceeded(.width)) { _ = try decoder.append(bytes.prefix(13)) }
+        #expect(decoder.partialImage() == nil)
+    }
+
+    @Test func registryPicksTheGIFDecoder() throws {
+        let bytes = try Fixtures.bytes("gif/transparency.gif")
+        let image = try DecoderRegistry.standard.decode(bytes)
+        #expect(image.format == .gif)
+        #expect(GIFTestHelpers.checksums(image) == Self.expected["transparency.gif"]?.map(\.crc))
+    }
+
+    @Test func displayDelayFollowsTheBrowserRule() {
+        #expect(GIF.displayDelay(.zero) == .milliseconds(100))
+        #expect(GIF.displayDelay(.milliseconds(10)) == .milliseconds(100))
+        #expect(GIF.displayDelay(.milliseconds(20)) == .milliseconds(20))
+        #expect(GIF.displayDelay(.milliseconds(2500)) == .milliseconds(2500))
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import GlimpseCodec
+import Testing
+import TestSupport
+
+/// The shared conformance corpus against libjpeg-turbo (refdecode). Skipped
+/// when ../shared is absent.
+@Suite("JPEG corpus", .enabled(if: Fixtures.corpus("jpeg") != nil))
+struct JPEGCorpusTests {
+    /// Files refdecode decodes but we do not reproduce, and why.
+    static let knownDifferences: [String: String] = [
+        "turbo_testimgari.jpg": "arithmetic coding is unsupported",
+        "jpegdec_reftest_mozilla_jpg-size-6x6.jpg": "a PNG file with a .jpg name",
+    ]
+
+    /// Debug builds decode slowly: keep the suite fast by leaving out big images
+    /// (the release-build comparison of every file is in the README).
+    static let maxPixels = 200_000
+
+    /// Width × height from the first SOF marker, without decoding.
+    static func pixelCount(_ bytes: [UInt8]) -> Int {
+        var i = 2
+        while i + 8 < bytes.count {
+            if bytes[i] == 0xFF, (0xC0...0xCF).contains(bytes[i + 1]), bytes[i + 1] != 0xC4, bytes[i + 1] != 0xCC {
+                return (Int(bytes[i + 5]) << 8 | Int(bytes[i + 6])) * (Int(bytes[i + 7]) << 8 | Int(bytes[i + 8]))
+            }
+            i += 1
+        }
+        return 0
+    }
+
+    static var files: [URL] {
+        guard let directory = Fixtures.corpus("jpeg") else { return [] }
+        return Fixtures.files(in: directory, extensions: [".jpg", ".jpeg", ".mpo"])
+    }
+
+    @Test("every file libjpeg-turbo decodes is identical; the others fail cleanly")
+    func corpus() throws {
+        var checked = 0, identical = 0, pixels = 0
+        for url in Self.files {
+            let name = url.lastPathComponent
+            let bytes = try Fixtures.bytes(at: url)
+            guard Self.pixelCount(bytes) <= Self.maxPixels else { continue }
+            let result = Result { () throws(DecodingError) in try JPEG.Decoder.decode(bytes) }
+            guard let reference = ReferenceDecoder.decode(url), Self.knownDifferences[name] == nil else { continue }
+            switch result {
+            case .failure(let error):
+                Issue.record("\(name): \(error)")
+            case .success(let image):
+                let comparison = JPEGTestSupport.compare(image.pixels, reference)
+                #expect(comparison.sameSize, "\(name)")
+                #expect(comparison.maxDifference <= 1, "\(name): max difference \(comparison.maxDifference)")
+                #expect(comparison.identicalFraction >= 0.999, "\(name): \(comparison.identicalFraction)")
+                checked += 1
+                identical += comparison.identicalPixels
+                pixels += comparison.pixels
+            }
+        }
+        #expect(checked > 80)
+        print("JPEG corpus: \(checked) files, \(identical)/\(pixels) pixels identical")
+    }
+
+    @Test("files the corpus marks as broken give typed errors", arguments: [
+        "jpegdec_crashtest_empty.jpg", "jpegdec_crashtest_missing-sof.jpg", "jpegdec_crashtest_missing-sos.jpg",
+        "jpegdec_crashtest_missing-frame-image-1410.jpg", "jpegdec_crashtest_null_height.jpg",
+        "jpegdec_crashtest_invalid-dimensions.jpg", "jpegdec_crashtest_max_size.jpg",
+        "jpegdec_crashtest_invalid-prediction-shift.jpg", "turbo_testorig12.jpg", "turbo_monkey12.jpg",
+        "jpegdec_reftest_lossless_1_jpeg_lossless_sel1.jpg", "wuffs_peacock.default.truncated.jpeg",
+        "wuffs_peacock.progressive.truncated.jpeg", "zune_incomplete_image.jpg", "pillow_truncated_jpeg.jpg",
+    ])
+    func broken(_ name: String) throws {
+        let url = try #require(Fixtures.corpus("jpeg/\(name)"))
+        let bytes = try Fixtures.bytes(at: url)
+        #expect(throws: DecodingError.self) { try JPEG.Decoder.decode(bytes) }
+    }
+
+    @Test("fuzzed files never crash")
+    func fuzzed() throws {
+        for url in Self.files where url.lastPathComponent.contains("imagetestsuite") {
+            _ = try? JPEG.Decoder.decode(Fixtures.bytes(at: url))
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import GlimpseCodec
+import Testing
+import TestSupport
+
+/// Self-made fixtures (Fixtures/jpeg/generate.py) against libjpeg-turbo's
+/// decodes committed next to them, so this suite stands without ../shared.
+@Suite("JPEG fixtures")
+struct JPEGFixtureTests {
+    @Test("the manifest lists the fixtures")
+    func manifest() {
+        #expect(JPEGTestSupport.fixtures.count >= 25)
+    }
+
+    @Test("full-size decode is identical to libjpeg-turbo", arguments: JPEGTestSupport.decodableFixtures)
+    func fullSize(_ fixture: JPEGTestSupport.Fixture) throws {
+        let image = try JPEG.Decoder.decode(JPEGTestSupport.bytes(fixture))
+        let reference = try JPEGTestSupport.reference(fixture, scale: 1)
+        let comparison = JPEGTestSupport.compare(image.pixels, reference)
+        #expect(comparison.sameSize)
+        #expect(comparison.identicalPixels == comparison.pixels, "\(fixture.note): max difference \(comparison.maxDifference)")
+    }
+
+    @Test("DCT-scaled decodes are within ±1 of libjpeg-turbo", arguments: JPEGTestSupport.decodableFixtures)
+    func scaled(_ fixture: JPEGTestSupport.Fixture) throws {
+        let bytes = try JPEGTestSupport.bytes(fixture)
+        for scale in [2, 4, 8] where fixture.scales.contains(scale) {
+            let image = try JPEG.Decoder.decode(bytes, options: DecodingOptions(scaleDenominator: scale))
+            let reference = try JPEGTestSupport.reference(fixture, scale: scale)
+            let comparison = JPEGTestSupport.compare(image.pixels, reference)
+            #expect(comparison.sameSize, "1/\(scale)")
+            #expect(comparison.maxDifference <= 1, "1/\(scale): max difference \(comparison.maxDifference)")
+        }
+    }
+
+    @Test("output is the same for every chunking", arguments: JPEGTestSupport.decodableFixtures)
+    func chunking(_ fixture: JPEGTestSupport.Fixture) throws {
+        let bytes = try JPEGTestSupport.bytes(fixture)
+        let oneShot = try JPEG.Decoder.decode(bytes)
+        for chunking in Chunking.standard.dropFirst() {
+            let result = chunking.decode(JPEG.Decoder.self, bytes)
+            #expect(result == .success(oneShot), "\(chunking)")
+        }
+        // Scaled decoding goes through the same incremental path.
+        let options = DecodingOptions(scaleDenominator: 4)
+        let scaled = try JPEG.Decoder.decode(bytes, options: options)
+        #expect(Chunking.fixed(7).decode(JPEG.Decoder.self, bytes, options: options) == .success(scaled))
+    }
+
+    @Test("arithmetic coding is reported as unsupported")
+    func arithmetic() throws {
+        let bytes = try Fixtures.bytes("jpeg/jpegtran-arithmetic.jpg")
+        #expect(throws: DecodingError.unsupported("arithmetic coding (SOF9)")) {
+            try JPEG.Decoder.decode(bytes)
+        }
+    }
+
+    @Test("the standard registry decodes JPEG")
+    func registry() throws {
+        let bytes = try Fixtures.bytes("jpeg/pillow-420.jpg")
+        let image = try DecoderRegistry.standard.decode(bytes)
+        #expect(image.format == .jpeg)
+        #expect(image.width == 40 && image.height == 30)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Glimpse
+import Synchronization
+import Testing
+
+/// What one caller received, recorded from its callbacks.
+struct CallerLog: Sendable {
+    var progress: [(received: Int64, expected: Int64?)] = []
+    var partials: [Image] = []
+    var completions: [Result<ImageDownloadResult, ImageDownloadError>] = []
+    /// Callbacks that arrived after the caller's completion (must stay 0).
+    var lateCallbacks = 0
+
+    var error: ImageDownloadError? {
+        guard case .failure(let error)? = completions.first else { return nil }
+        return error
+    }
+
+    var result: ImageDownloadResult? {
+        guard case .success(let result)? = completions.first else { return nil }
+        return result
+    }
+}
+
+/// Records every caller's callbacks so that tests can check "exactly once"
+/// and "nothing after completion".
+final class DownloadRecorder: Sendable {
+    private let logs = Mutex<[Int: CallerLog]>([:])
+
+    /// Starts a download for caller `index` with recording callbacks.
+    @discardableResult
+    func start(_ downloader: ImageDownloader, _ request: ImageDownloadRequest, as index: Int) -> ImageDownloadToken {
+        logs.withLock { $0[index] = CallerLog() }
+        return downloader.download(request, progress: { received, expected in
+            self.logs.withLock { logs in
+                if logs[index]?.completions.isEmpty == false { logs[index]?.lateCallbacks += 1 }
+                logs[index]?.progress.append((received, expected))
+            }
+        }, partialImage: { image in
+            self.logs.withLock { logs in
+                if logs[index]?.completions.isEmpty == false { logs[index]?.lateCallbacks += 1 }
+                logs[index]?.partials.append(image)
+            }
+        }, completion: { result in
+            self.logs.withLock { $0[index]?.completions.append(result) }
+        })
+    }
+
+    func log(_ index: Int) -> CallerLog { logs.withLock { $0[index] ?? CallerLog() } }
+
+    var all: [Int: CallerLog] { logs.withLock { $0 } }
+
+    /// Waits until every recorded caller has completed at least once.
+    func waitForCompletions(timeout: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if logs.withLock({ $0.values.allSatisfy { !$0.completions.isEmpty } }) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return false
+    }
+
+    /// Every caller completed exactly once, with nothing after.
+    func expectEachCompletedOnce(sourceLocation: SourceLocation = #_sourceLocation) {
+        for (index, log) in all.sorted(by: { $0.key < $1.key }) {
+            #expect(log.completions.count == 1, "caller \(index) completed \(log.completions.count) times", sourceLocation: sourceLocation)
+            #expect(log.lateCallbacks == 0, "caller \(index) got callbacks after completing", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes.
+func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
