@@ -137,7 +137,12 @@ public final class DiskCache: Sendable {
         // Millisecond precision: what the metadata record keeps, so file time and record agree.
         let writeTime = Self.nanoseconds(configuration.clock.now()) / 1_000_000 * 1_000_000
         metadata.storedDate = Date(timeIntervalSince1970: Double(writeTime / 1_000_000) / 1e3)
-        let estimated = EntryFile.headerLength + keyBytes.count + data.count + 64
+        let metadataLength = metadata.encoded().count
+        // Readers reject longer key and metadata fields as foreign, so never write them.
+        guard keyBytes.count <= EntryFile.maximumPrefixField, metadataLength <= EntryFile.maximumPrefixField else {
+            throw .keyOrMetadataTooLong(length: max(keyBytes.count, metadataLength), limit: EntryFile.maximumPrefixField)
+        }
+        let estimated = EntryFile.headerLength + keyBytes.count + metadataLength + data.count
         guard estimated <= configuration.sizeLimit else {
             throw .entryTooLarge(size: estimated, limit: configuration.sizeLimit)
         }

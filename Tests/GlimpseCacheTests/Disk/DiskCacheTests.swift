@@ -97,8 +97,19 @@ struct DiskCacheTests {
     @Test func refusesEntriesLargerThanTheLimit() throws {
         let directory = TemporaryDirectory()
         let cache = try DiskCache(configuration: configuration(directory, sizeLimit: 4096))
-        #expect(throws: DiskCache.Error.self) { try cache.setData(bytes(5000), forKey: "big") }
+        #expect(throws: DiskCache.Error.entryTooLarge(size: 48 + 3 + 24 + 5000, limit: 4096)) {
+            try cache.setData(bytes(5000), forKey: "big")
+        }
         #expect(cache.count == 0)
+        let roomy = try DiskCache(configuration: configuration(directory, sizeLimit: 16 << 20))
+        let longKey = String(repeating: "k", count: (1 << 20) + 1)
+        #expect(throws: DiskCache.Error.keyOrMetadataTooLong(length: (1 << 20) + 1, limit: 1 << 20)) {
+            try roomy.setData(bytes(10), forKey: longKey)
+        }
+        #expect(throws: DiskCache.Error.keyOrMetadataTooLong(length: 8 + 4 * 4 + (1 << 20) + 1, limit: 1 << 20)) {
+            try roomy.setData(bytes(10), metadata: .init(originalURL: longKey), forKey: "k")
+        }
+        #expect(roomy.count == 0)
     }
 
     @Test func expiresEntriesByMaxAge() throws {
