@@ -118,7 +118,7 @@ def interlace_order(height):
 class Frame:
     def __init__(self, x, y, w, h, pixels, disposal=0, transparent=None, delay=0, local=None,
                  interlaced=False, min_code_size=None, stored_pixels=None, clear_when_full=True,
-                 table_entries=None):
+                 table_entries=None, before=b""):
         self.__dict__.update(locals())
         del self.__dict__["self"]
 
@@ -134,6 +134,7 @@ def write_gif(width, height, global_colors, frames, loops=(), junk=b"", trailer=
     for value in loops:
         out += b"\x21\xFF\x0BNETSCAPE2.0\x03\x01" + le16(value) + b"\x00"
     for f in frames:
+        out += f.before
         packed = (f.disposal << 2) | (1 if f.transparent is not None else 0)
         out += b"\x21\xF9\x04" + bytes([packed]) + le16(f.delay) + bytes([f.transparent or 0, 0])
         flags = 0x40 if f.interlaced else 0
@@ -249,6 +250,20 @@ def fixtures():
         Frame(6, 0, 9, 3, rect(9, 3, lambda i, j: 3), transparent=2, disposal=3),
         Frame(0, 5, 8, 1, rect(8, 1, lambda i, j: 1), disposal=1),
     ], {})
+    # Blocks between frames that must be skipped or must lose to a later one: a
+    # first GCE (transparency, disposal 2, long delay) overridden by the frame's own,
+    # comments (one with empty sub-blocks), a plain-text extension, an unknown
+    # extension label, an unknown application extension, an XMP-like one.
+    decoy_gce = b"\x21\xF9\x04\x09\xE8\x03\x01\x00"
+    comment = b"\x21\xFE\x05hello\x00\x21\xFE\x00"
+    plain_text = b"\x21\x01\x0C" + bytes(12) + b"\x03abc\x00"
+    unknown = b"\x21\x99\x02xy\x01z\x00"
+    application = b"\x21\xFF\x0BGLIMPSETEST\x04data\x00\x21\xFF\x0BXMP DataXMP\x03<x>\x00"
+    f["extensions"] = (4, 3, PAL4, [
+        Frame(0, 0, 4, 3, rect(4, 3, lambda i, j: (i + j) % 4), disposal=1, delay=4,
+              before=comment + decoy_gce + application),
+        Frame(1, 1, 2, 2, [1, 2, 3, 0], disposal=1, delay=6, before=decoy_gce + plain_text + unknown + comment),
+    ], {"loops": [4]})
     f["loop-forever"] = (2, 2, PAL4, [Frame(0, 0, 2, 2, [0, 1, 2, 3]), Frame(0, 0, 2, 2, [3, 2, 1, 0])], {"loops": [0]})
     f["loop-2"] = (2, 2, PAL4, [Frame(0, 0, 2, 2, [0, 1, 2, 3]), Frame(0, 0, 2, 2, [3, 2, 1, 0])], {"loops": [2]})
     f["loop-none"] = (2, 2, PAL4, [Frame(0, 0, 2, 2, [0, 1, 2, 3]), Frame(0, 0, 2, 2, [3, 2, 1, 0])], {})

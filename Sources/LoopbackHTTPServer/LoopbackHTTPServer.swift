@@ -132,8 +132,9 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// Polls the counters every few milliseconds until `condition` holds or
-    /// `timeout` passes; returns whether it held.
-    public func waitUntil(timeout: Duration = .seconds(5), _ condition: (Statistics) -> Bool) async -> Bool {
+    /// `timeout` passes; returns whether it held (checked once more at the end,
+    /// since a busy process may resume the polling task late).
+    public func waitUntil(timeout: Duration = .seconds(30), _ condition: (Statistics) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(statistics) { return true }

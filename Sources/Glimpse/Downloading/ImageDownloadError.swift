@@ -34,6 +34,23 @@ public enum ImageDownloadError: Error, Sendable, Hashable, CustomStringConvertib
     /// The connection failed: `code` is the `URLError` code, `message` its text.
     case transport(code: Int, message: String)
 
+    /// Whether asking again will fail the same way, so that a caller (the
+    /// pipeline's failed-URL cache) may remember it: an invalid URL, a client
+    /// error status other than 408 and 429 (RFC 9110 §15.5), an unacceptable or
+    /// undecodable body. Timeouts, cancellation, connection failures, server
+    /// errors and `notModified` are not permanent.
+    public var isPermanent: Bool {
+        switch self {
+        case .invalidURL, .invalidContentType, .emptyBody, .tooLarge, .decodingFailed, .transformFailed,
+             .invalidCertificatesNotSupported:
+            true
+        case .badStatus(let code):
+            (400..<500).contains(code) && code != 408 && code != 429
+        case .notModified, .timedOut, .cancelled, .transport:
+            false
+        }
+    }
+
     public var description: String {
         switch self {
         case .invalidURL: "invalid URL"

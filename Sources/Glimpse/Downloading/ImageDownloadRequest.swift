@@ -59,6 +59,16 @@ public struct ImageDownloadRequest: Sendable {
         self.decoding = decoding
     }
 
+    /// This request made conditional on a stored copy (RFC 9110 §13.1.2
+    /// `If-None-Match`, §13.1.3 `If-Modified-Since`): an unchanged resource then
+    /// fails with ``ImageDownloadError/notModified`` instead of sending its body.
+    public func revalidating(entityTag: String?, lastModified: String?) -> ImageDownloadRequest {
+        var request = self
+        if let entityTag { request.headers["If-None-Match"] = entityTag }
+        if let lastModified { request.headers["If-Modified-Since"] = lastModified }
+        return request
+    }
+
     /// What decides whether two requests may share a transfer.
     struct TransferKey: Hashable, Sendable {
         var url: URL

@@ -46,9 +46,7 @@ extension ImageDownloader {
                 deliverIfActive(caller) { listener(count, count) }
             }
             emit(.stopped(url, error: nil))
-            Task { [self] in
-                await process(id, url: url, body: bytes, response: response, progressive: nil)
-            }
+            postProcess(id, url: url, body: bytes, response: response, progressive: nil)
         }
     }
 }

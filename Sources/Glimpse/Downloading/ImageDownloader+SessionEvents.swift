@@ -156,9 +156,7 @@ extension ImageDownloader {
             let response = response ?? ImageDownloadResponse(url: url, statusCode: 200, headers: [:], mimeType: nil,
                                                              expectedContentLength: nil)
             if needsProcessing(id) {
-                Task { [self] in
-                    await process(id, url: url, body: body, response: response, progressive: progressive)
-                }
+                postProcess(id, url: url, body: body, response: response, progressive: progressive)
             } else {
                 // Bytes only: no reason to hop to another thread.
                 finish(id, url: url, bytes: body, response: response, progressive: nil)

@@ -65,7 +65,7 @@ extension ImageDownloader {
         }
         if url.isFileURL {
             // corelibs' URLSession has no `file` data tasks ("unsupported URL").
-            Task { [self] in loadFile(id, url: url) }
+            processing.async { [self] in loadFile(id, url: url) }
             return
         }
         // Created outside the lock; it cannot report anything before `resume()`.
@@ -137,6 +137,21 @@ extension ImageDownloader {
     func deliverIfActive(_ caller: TransferRegistry.CallerID, _ body: @escaping @Sendable () -> Void) {
         callbacks.async { [self] in
             if state.withLock({ $0.deliverable.contains(caller) }) { body() }
+        }
+    }
+
+    /// Transform and decode off the delegate queue: on the processing queue,
+    /// or in a task when the (async) data transform hook is set.
+    func postProcess(_ id: TransferID, url: URL, body: [UInt8], response: ImageDownloadResponse,
+                     progressive: ProgressiveDecodingThrottle?) {
+        if configuration.hooks.transformData != nil {
+            Task { [self] in
+                await process(id, url: url, body: body, response: response, progressive: progressive)
+            }
+        } else {
+            processing.async { [self] in
+                finish(id, url: url, bytes: body, response: response, progressive: progressive)
+            }
         }
     }
 

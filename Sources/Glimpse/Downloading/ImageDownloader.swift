@@ -14,7 +14,12 @@ import Synchronization
 /// machines decide, and perform the resulting actions (start tasks, cancel
 /// tasks, call back) after releasing it. Callbacks run on a private serial
 /// queue, so that one caller's callbacks never overlap and none follows its
-/// completion.
+/// completion; callers of the async API are resumed directly.
+///
+/// Linux notes (swift-corelibs-foundation): invalid TLS certificates cannot be
+/// allowed (``ImageDownloadError/invalidCertificatesNotSupported``); the idle
+/// timeout is enforced here; requests without cookies use a session without
+/// cookie storage; `file` URLs are read directly. See `Downloading.md`.
 public final class ImageDownloader: Sendable {
     public let configuration: Configuration
     /// For requests without ``ImageDownloadRequest/Options/handleCookies``: no
@@ -25,10 +30,15 @@ public final class ImageDownloader: Sendable {
     let cookieSession: URLSession
     let state: Mutex<State>
     let callbacks = DispatchQueue(label: "Glimpse.ImageDownloader.callbacks")
-    /// Enforces ``Configuration/timeout`` as an idle timeout: corelibs'
-    /// URLSession does not time out a server that stalls after the response
-    /// head, so such a transfer would otherwise hang.
-    private let watchdog: Task<Void, Never>
+    /// Decoding and file reads. Dispatch rather than tasks: synchronous,
+    /// possibly long work must not occupy the cooperative pool (and must not
+    /// wait for it when other code keeps it busy).
+    let processing = DispatchQueue(label: "Glimpse.ImageDownloader.processing", attributes: .concurrent)
+    /// Runs the idle-timeout watchdog: ``Configuration/timeout`` is enforced
+    /// by the downloader because corelibs' URLSession does not time out a
+    /// server that stalls after the response head. A dispatch queue rather
+    /// than a task, so that a busy cooperative pool cannot delay it.
+    private let watchdog = DispatchQueue(label: "Glimpse.ImageDownloader.watchdog")
 
     struct TaskEntry: Sendable {
         var transfer: TransferRegistry.TransferID
@@ -70,20 +80,24 @@ public final class ImageDownloader: Sendable {
         session = URLSession(configuration: cookieFree, delegate: bridge, delegateQueue: delegateQueue)
         cookieSession = URLSession(configuration: configuration.makeSessionConfiguration(), delegate: bridge,
                                    delegateQueue: delegateQueue)
+        bridge.attach(self)
+        scheduleWatchdog()
+    }
+
+    /// Checks for idle transfers every quarter of the timeout (10 ms…1 s),
+    /// until the downloader is invalidated or released.
+    private func scheduleWatchdog() {
         let timeout = configuration.timeout
         let tick = min(.seconds(1), max(.milliseconds(10), timeout / 4))
-        watchdog = Task.detached { [weak owner = bridge] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: tick)
-                guard let downloader = owner?.owner else { return }
-                downloader.expireIdleTransfers(olderThan: timeout)
-            }
+        let nanoseconds = Int(tick.components.seconds) * 1_000_000_000 + Int(tick.components.attoseconds / 1_000_000_000)
+        watchdog.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self, !state.withLock({ $0.isInvalidated }) else { return }
+            expireIdleTransfers(olderThan: timeout)
+            scheduleWatchdog()
         }
-        bridge.attach(self)
     }
 
     deinit {
-        watchdog.cancel()
         session.invalidateAndCancel()
         cookieSession.invalidateAndCancel()
     }
@@ -252,7 +266,6 @@ public final class ImageDownloader: Sendable {
             return Array(state.observers.values)
         }
         cancelAll()
-        watchdog.cancel()
         session.invalidateAndCancel()
         cookieSession.invalidateAndCancel()
         for observer in observers { observer.finish() }

@@ -28,6 +28,10 @@ public struct AutoDecoder: Sendable {
         case .failed(let error):
             throw error
         case .decoding(var decoder):
+            // Drop the state's reference first: otherwise the decoder's buffers are
+            // shared and every append copies them (copy-on-write), which makes
+            // chunked decoding quadratic in the image size.
+            state = .sniffing([])
             do throws(DecodingError) {
                 let status = try decoder.append(bytes)
                 state = .decoding(decoder)
@@ -37,6 +41,8 @@ public struct AutoDecoder: Sendable {
                 throw error
             }
         case .sniffing(var buffered):
+            // Same reason: release the state's copy before appending.
+            state = .sniffing([])
             buffered.append(contentsOf: bytes)
             return try route(buffered, atEnd: false)
         }
@@ -70,6 +76,7 @@ public struct AutoDecoder: Sendable {
             state = .failed(.truncated)
             throw .truncated
         case .decoding(var decoder):
+            state = .sniffing([])
             do throws(DecodingError) {
                 let image = try decoder.finish()
                 state = .decoding(decoder)

@@ -7,7 +7,7 @@ import TestSupport
     /// Fixtures whose frames are all complete (the encoder writes what it is given).
     static let roundTripFixtures = ["disposal.gif", "disposal-previous-first.gif", "transparency.gif", "interlaced.gif",
                                     "local-palettes.gif", "out-of-canvas.gif", "loop-2.gif", "loop-forever.gif",
-                                    "loop-none.gif", "lzw-full-table.gif", "codesize-1.gif", "many-frames.gif"]
+                                    "loop-none.gif", "lzw-full-table.gif", "codesize-1.gif", "many-frames.gif", "extensions.gif"]
 
     @Test(arguments: roundTripFixtures)
     func paletteInputRoundTripsExactly(_ name: String) throws {
@@ -43,6 +43,22 @@ import TestSupport
         let image = Image(frames: [ImageFrame(pixels: a, duration: .milliseconds(50)),
                                    ImageFrame(pixels: b, duration: .milliseconds(50)),
                                    ImageFrame(pixels: a, duration: .milliseconds(50))], loopCount: 0, format: .gif)
+        let decoded = try GIF.Decoder.decode(try GIF.Encoder.encode(image))
+        #expect(decoded.frames.map(\.pixels) == image.frames.map(\.pixels))
+    }
+
+    @Test func fullPalettesStayExactAroundTransparency() throws {
+        // 256 colours, then the same with a transparent hole, then 256 new colours.
+        var a = PixelBuffer(width: 16, height: 16)
+        var c = PixelBuffer(width: 16, height: 16)
+        for i in 0..<256 {
+            a.bytes[i * 4] = UInt8(i); a.bytes[i * 4 + 1] = UInt8(255 - i); a.bytes[i * 4 + 2] = 7; a.bytes[i * 4 + 3] = 255
+            c.bytes[i * 4] = 9; c.bytes[i * 4 + 1] = UInt8(i); c.bytes[i * 4 + 2] = UInt8(255 - i); c.bytes[i * 4 + 3] = 255
+        }
+        var b = a
+        for i in 100..<104 { for k in 0..<4 { b.bytes[i * 4 + k] = 0 } }
+        let image = Image(frames: [a, b, c, a].map { ImageFrame(pixels: $0, duration: .milliseconds(30)) },
+                          loopCount: 0, format: .gif)
         let decoded = try GIF.Decoder.decode(try GIF.Encoder.encode(image))
         #expect(decoded.frames.map(\.pixels) == image.frames.map(\.pixels))
     }

@@ -93,6 +93,16 @@ import TestSupport
         #expect(GIFTestHelpers.checksums(image) == Self.expected["transparency.gif"]?.map(\.crc))
     }
 
+    @Test func inputCutInsideATrailingExtensionKeepsItsFrames() throws {
+        var bytes = Array(try Fixtures.bytes("gif/no-trailer.gif"))
+        bytes += [0x21, 0xFE, 0x10, 0x41, 0x42]  // a comment cut short
+        let image = try GIF.Decoder.decode(bytes)
+        #expect(GIFTestHelpers.checksums(image) == Self.expected["transparency.gif"]?.map(\.crc))
+        // Cut inside the next image descriptor instead: a frame is lost.
+        let cut = Array(try Fixtures.bytes("gif/no-trailer.gif")) + [0x2C, 0x00, 0x00]
+        #expect(throws: DecodingError.truncated) { try GIF.Decoder.decode(cut) }
+    }
+
     @Test func junkAfterTheLastFrameEndsTheFile() throws {
         let image = try GIF.Decoder.decode(try Fixtures.bytes("gif/junk-after-frames.gif"))
         #expect(GIFTestHelpers.checksums(image) == Self.expected["transparency.gif"]?.map(\.crc))
@@ -158,6 +168,41 @@ import TestSupport
         #expect(checksums == expected.map(\.crc))
         #expect(iterator.loopCount == 0)
         #expect(try iterator.next() == nil)
+    }
+
+    @Test func pushedBytesYieldFramesAsTheyComplete() throws {
+        let bytes = try Fixtures.bytes("gif/many-frames.gif")
+        let expected = try #require(Self.expected["many-frames.gif"]).map(\.crc)
+        for chunk in [1, 7, 500] {
+            var stream = GIF.FrameIterator(options: DecodingOptions())
+            var checksums: [UInt32] = []
+            var offset = 0
+            while offset < bytes.count {
+                stream.append(bytes[offset..<min(offset + chunk, bytes.count)])
+                offset += chunk
+                while let frame = try stream.next() {
+                    checksums.append(GIFTestHelpers.crc32(GIFTestHelpers.normalised(frame.pixels)))
+                }
+                // Frames come out as soon as their data is complete, not at the end.
+                if offset >= bytes.count / 2 { #expect(!checksums.isEmpty) }
+            }
+            stream.endOfInput()
+            #expect(try stream.next() == nil)
+            #expect(stream.isFinished)
+            #expect(checksums == expected, "chunks of \(chunk)")
+        }
+    }
+
+    @Test func pushedInputCutInsideAFrameThrowsTruncated() throws {
+        let bytes = try Fixtures.bytes("gif/truncated.gif")
+        var stream = GIF.FrameIterator(options: DecodingOptions())
+        stream.append(bytes)
+        var count = 0
+        while try stream.next() != nil { count += 1 }
+        #expect(count > 0)
+        #expect(!stream.isFinished)
+        stream.endOfInput()
+        #expect(throws: DecodingError.truncated) { try stream.next() }
     }
 
     @Test func frameLimitIsEnforced() throws {

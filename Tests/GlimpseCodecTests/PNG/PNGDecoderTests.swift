@@ -92,6 +92,11 @@ struct PNGDecoderTests {
         raw[17] = 9
         let badFilter = Self.file([("IHDR", Self.ihdr(4, 3)), ("IDAT", PNG.Deflate.compress(raw, level: 1)), ("IEND", [])])
         #expect(throws: DecodingError.malformed("filter type 9")) { try PNG.Decoder.decode(badFilter) }
+        // Chunk lengths near 2^31 are never allocated: the file just ends inside them.
+        for type in ["IEND", "iCCP", "tEXt", "IDAT"] {
+            let huge = Self.file([("IHDR", Self.ihdr(4, 3)), ("IDAT", Self.idat)]) + [0x7F, 0xFF, 0xFF, 0xF0] + Array(type.utf8) + [1, 2, 3]
+            #expect(throws: DecodingError.truncated, "\(type)") { try PNG.Decoder.decode(huge) }
+        }
         // Missing IEND.
         #expect(throws: DecodingError.truncated) { try PNG.Decoder.decode(Array(Self.valid.dropLast(12))) }
         #expect(throws: DecodingError.truncated) { try PNG.Decoder.decode([UInt8]()) }

@@ -100,7 +100,7 @@ struct ImageDownloaderConcurrencyTests {
 
     @Test func cancellingOneCallerDetachesOnlyItAndTheLastClosesTheConnection() async throws {
         let harness = try DownloaderHarness.make()
-        harness.server.setRoute("/stall", .fixed(Response(body: .stall(declaredLength: 10_000, limit: .seconds(10)))))
+        harness.server.setRoute("/stall", .fixed(Response(body: .stall(declaredLength: 10_000, limit: .seconds(60)))))
         let recorder = DownloadRecorder()
         let first = recorder.start(harness.downloader, ImageDownloadRequest(url: harness.url("/stall")), as: 0)
         let second = recorder.start(harness.downloader, ImageDownloadRequest(url: harness.url("/stall")), as: 1)
@@ -143,7 +143,7 @@ struct ImageDownloaderConcurrencyTests {
 
     @Test func cancellingTheAwaitingTaskCancelsTheTransfer() async throws {
         let harness = try DownloaderHarness.make()
-        harness.server.setRoute("/stall", .fixed(Response(body: .stall(declaredLength: 10_000, limit: .seconds(10)))))
+        harness.server.setRoute("/stall", .fixed(Response(body: .stall(declaredLength: 10_000, limit: .seconds(60)))))
         let downloader = harness.downloader
         let url = harness.url("/stall")
         let task = Task { try await downloader.download(url) }
@@ -191,7 +191,7 @@ struct ImageDownloaderConcurrencyTests {
 
     @Test func cancelAllAndInvalidate() async throws {
         let harness = try DownloaderHarness.make { $0.maximumConcurrentDownloads = 2 }
-        harness.server.setFallback(.fixed(Response(body: .stall(declaredLength: 10_000, limit: .seconds(10)))))
+        harness.server.setFallback(.fixed(Response(body: .stall(declaredLength: 10_000, limit: .seconds(60)))))
         let recorder = DownloadRecorder()
         for index in 0..<5 {
             recorder.start(harness.downloader, ImageDownloadRequest(url: harness.url("/\(index)")), as: index)

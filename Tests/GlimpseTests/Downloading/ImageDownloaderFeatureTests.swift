@@ -85,15 +85,16 @@ struct ImageDownloaderFeatureTests {
     @Test func progressiveModeHandsOutGrowingPartialImages() async throws {
         let harness = try DownloaderHarness.make()
         let file = RowsTestDecoder.encode(width: 16, height: 8)
-        // One row (64 bytes) every 20 ms.
-        harness.server.setRoute("/progressive", .fixed(Response(body: .drip(file, chunkSize: 64, interval: .milliseconds(20)))))
+        // One row (64 bytes) every 30 ms.
+        harness.server.setRoute("/progressive", .fixed(Response(body: .drip(file, chunkSize: 64, interval: .milliseconds(30)))))
         let recorder = DownloadRecorder()
         let decoding = ImageDownloadRequest.Decoding(progressive: .interval(.zero))
         recorder.start(harness.downloader, ImageDownloadRequest(url: harness.url("/progressive"), decoding: decoding), as: 0)
         recorder.start(harness.downloader, ImageDownloadRequest(url: harness.url("/progressive")), as: 1)
         #expect(await recorder.waitForCompletions())
         let log = recorder.log(0)
-        #expect(log.partials.count >= 3)
+        // Usually one per row; a busy machine may merge a few drips into one read.
+        #expect(log.partials.count >= 2)
         let rows = log.partials.map { image in image.pixels.bytes.chunks(64).filter { $0.contains { $0 != 0 } }.count }
         #expect(rows == rows.sorted() && (rows.last ?? 0) < 8)
         #expect(log.partials.allSatisfy { $0.frames.first?.isComplete == false })

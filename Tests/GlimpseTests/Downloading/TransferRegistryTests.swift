@@ -45,3 +45,19 @@ struct TransferRegistryTests {
 extension TransferRegistry.Detached: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.transfer == rhs.transfer }
 }
+
+@Suite("ImageDownloadError")
+struct ImageDownloadErrorTests {
+    @Test func permanenceFollowsTheKindOfFailure() {
+        let permanent: [ImageDownloadError] = [.invalidURL, .badStatus(404), .badStatus(410), .badStatus(401),
+                                               .invalidContentType("text/html"), .emptyBody, .tooLarge,
+                                               .decodingFailed(.truncated), .transformFailed("x")]
+        let transient: [ImageDownloadError] = [.badStatus(500), .badStatus(503), .badStatus(408), .badStatus(429),
+                                               .notModified, .timedOut, .cancelled,
+                                               .transport(code: -1004, message: "refused")]
+        let permanentFlags = permanent.map(\.isPermanent)
+        let transientFlags = transient.map(\.isPermanent)
+        #expect(!permanentFlags.contains(false))
+        #expect(!transientFlags.contains(true))
+    }
+}

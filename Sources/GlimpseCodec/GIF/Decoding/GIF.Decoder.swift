@@ -76,9 +76,9 @@ extension GIF {
             return Image(frames: shown, loopCount: loopCount, format: .gif)
         }
 
-        /// Returns the image. Input that stops between frames after at least one
-        /// frame (a missing trailer) is accepted; input that stops inside a frame
-        /// or before the first one throws ``DecodingError/truncated``
+        /// Returns the image. Input that stops outside any frame after at least one
+        /// frame (a missing trailer, a cut trailing comment) is accepted; input that
+        /// stops inside a frame or before the first one throws ``DecodingError/truncated``
         /// (``partialImage()`` still has what was decoded).
         public mutating func finish() throws(DecodingError) -> Image {
             if let failure { throw failure }

@@ -36,10 +36,12 @@ extension GIF {
         private var control: GraphicControl?
         private var canvas: Canvas?
         private var current: Current?
-        /// The current frame's LZW state; `nil` before its minimum code size, and for
-        /// a frame with nothing on the canvas. Kept apart from `current` so that
+        /// The LZW state, kept from frame to frame for its table's memory; it decodes
+        /// only while `lzwActive` (from the minimum code size of a frame with something
+        /// on the canvas to the end of its data). Kept apart from `current` so that
         /// decoding a sub-block copies nothing.
         private var lzw: LZWDecoder?
+        private var lzwActive = false
         /// The current frame's `width * height` (0 when invisible) and width.
         private var framePixels = 0, frameWidth = 1
         /// Indices decoded so far, and stored rows already painted.
@@ -58,8 +60,9 @@ extension GIF {
             self.limits = limits
         }
 
-        /// Whether the input may stop here without losing a frame.
-        var isBetweenFrames: Bool { current == nil && lexer.isBetweenBlocks }
+        /// Whether the input may stop here without losing a frame: no frame is under
+        /// way (a missing trailer, or a cut inside a trailing extension, loses nothing).
+        var isBetweenFrames: Bool { current == nil && !lexer.isInsideImage }
 
         /// Bytes of the canvas, once allocated.
         var canvasBytes: Int { canvas.map { $0.pixels.count } ?? 0 }
@@ -84,7 +87,12 @@ extension GIF {
                     try startFrame(descriptor, localTable: local)
                 case .imageDataStart(let minimumCodeSize):
                     if current?.isVisible == true {
-                        lzw = try LZWDecoder(minimumCodeSize: minimumCodeSize)
+                        if lzw == nil {
+                            lzw = try LZWDecoder(minimumCodeSize: minimumCodeSize)
+                        } else {
+                            try lzw?.reset(minimumCodeSize: minimumCodeSize)
+                        }
+                        lzwActive = true
                     }
                 case .imageData(let data):
                     try decode(data)
@@ -136,7 +144,7 @@ extension GIF {
                     indices = LZWDecoder.makeBuffer(count: count)
                 }
             }
-            lzw = nil
+            lzwActive = false
             framePixels = isVisible ? descriptor.width &* descriptor.height : 0
             frameWidth = max(1, descriptor.width)
             decoded = 0
@@ -150,7 +158,7 @@ extension GIF {
 
         private mutating func decode(_ data: UnsafeRawBufferPointer) throws(DecodingError) {
             // Only the local may reference the tables while decoding, or they would be copied.
-            guard var decoder = lzw else { return }
+            guard lzwActive, var decoder = lzw else { return }
             lzw = nil
             var position = decoded
             let count = framePixels
@@ -209,7 +217,7 @@ extension GIF {
                 self.canvas = canvas
             }
             current = nil
-            lzw = nil
+            lzwActive = false
             pendingDisposal = (frame.control.disposal, frame.clip)
             let bytes = canvas?.pixels ?? []
             let pixels = PixelBuffer(width: screen.width, height: screen.height, bytes: bytes)

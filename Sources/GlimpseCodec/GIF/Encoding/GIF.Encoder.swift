@@ -63,12 +63,16 @@ extension GIF {
             if image.loopCount != 1 {
                 writer.loopExtension(image.loopCount <= 0 ? 0 : min(0xFFFF, image.loopCount - 1))
             }
-            let canvases = image.frames.map { Self.thresholded($0.pixels.converted(to: .rgba8).bytes) }
             // What a decoder shows before each frame is drawn, tracked as frames are planned.
             var shown = [UInt8](repeating: 0, count: width * height * 4)
             var planned: Plan?
-            for (index, canvas) in canvases.enumerated() {
+            // One frame at a time: the working set is a few canvases, not the whole animation.
+            for (index, frame) in image.frames.enumerated() {
+                let canvas = Self.thresholded(frame.pixels.converted(to: .rgba8).bytes)
                 var rect = Rect(x: 0, y: 0, width: width, height: height)
+                // Pillow decodes an animation as RGB, losing all later transparency,
+                // when its first frame has no transparent index: give it one.
+                var followsClear = index == 0 && image.frames.count > 1
                 if index > 0, var previous = planned {
                     let clears = Self.bounds(width: width, height: height) { p in canvas[p + 3] == 0 && shown[p + 3] != 0 }
                     if let clears {
@@ -79,7 +83,10 @@ extension GIF {
                         previous.disposal = .background
                     }
                     writeFrame(&writer, previous, width: width)
-                    if previous.disposal == .background { Self.clear(&shown, width: width, previous.rect) }
+                    if previous.disposal == .background {
+                        Self.clear(&shown, width: width, previous.rect)
+                        followsClear = true
+                    }
                     if options.cropsToChanges {
                         rect = Self.bounds(width: width, height: height) { p in
                             canvas[p + 3] != shown[p + 3] || (canvas[p + 3] != 0 && (canvas[p] != shown[p]
@@ -101,9 +108,10 @@ extension GIF {
                 }
                 Self.draw(canvas, on: &shown, width: width, rect)
                 // Clamped as a Double first: a huge or negative duration must not trap.
-                let centiseconds = (image.frames[index].duration / .milliseconds(10)).rounded()
+                let centiseconds = (frame.duration / .milliseconds(10)).rounded()
                 let delay = centiseconds.isNaN ? 0 : Int(min(65_535, max(0, centiseconds)))
-                planned = Plan(rect: rect, disposal: .none, delay: delay, canvas: canvas, changes: changes)
+                planned = Plan(rect: rect, disposal: .none, delay: delay, followsClear: followsClear,
+                               canvas: canvas, changes: changes)
             }
             if let last = planned { writeFrame(&writer, last, width: width) }
             writer.trailer()
@@ -115,18 +123,22 @@ extension GIF {
             var rect: Rect
             var disposal: Disposal
             var delay: Int
+            /// The previous frame was disposed to background (or this is the first of several).
+            var followsClear: Bool
             /// The full canvas, and the same with pixels that were already shown made transparent.
             var canvas: [UInt8]
             var changes: [UInt8]
         }
 
         private func writeFrame(_ writer: inout BlockWriter, _ plan: Plan, width: Int) {
-            // A transparent index on a frame disposed to background also tells Pillow,
-            // which fills with the background colour otherwise, to clear to transparent.
-            var quantized = quantize(plan.changes, plan.rect, width: width, reserveTransparent: plan.disposal == .background)
+            // Pillow fills a disposal-2 rectangle with the frame's transparent index (the
+            // background colour when there is none) and reads it through the next frame's
+            // palette: both frames get transparent index 0 when the palette has room.
+            let reserve = plan.disposal == .background || plan.followsClear
+            var quantized = quantize(plan.changes, plan.rect, width: width, reserveTransparent: reserve)
             if !quantized.isExact {
                 // The whole rectangle may still fit a palette when the changes alone do not.
-                let whole = quantize(plan.canvas, plan.rect, width: width, reserveTransparent: plan.disposal == .background)
+                let whole = quantize(plan.canvas, plan.rect, width: width, reserveTransparent: reserve)
                 if whole.isExact { quantized = whole }
             }
             writer.graphicControl(GraphicControl(disposal: plan.disposal, transparentIndex: quantized.transparentIndex,

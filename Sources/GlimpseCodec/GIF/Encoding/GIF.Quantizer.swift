@@ -19,17 +19,18 @@ extension GIF {
 
         /// Maps the `width`×`height` pixels of `rgba` (alpha < 128 = transparent)
         /// to at most 256 palette entries, one of them the transparent index when needed
-        /// (or always, with `reserveTransparent`).
+        /// (and, with `reserveTransparent`, whenever that costs no colour).
         static func quantize(_ rgba: [UInt8], width: Int, height: Int, dither: Bool,
                              reserveTransparent: Bool = false) -> Result {
             let count = width * height
             var histogram = ColorHistogram()
-            var hasTransparency = reserveTransparent
+            var hasTransparency = false
             for i in 0..<count {
                 let p = i * 4
                 if rgba[p + 3] < 128 { hasTransparency = true; continue }
                 histogram.add(UInt32(rgba[p]) << 16 | UInt32(rgba[p + 1]) << 8 | UInt32(rgba[p + 2]))
             }
+            if reserveTransparent, histogram.count < 256 { hasTransparency = true }
             let room = hasTransparency ? 255 : 256
             var palette: [Color]
             let exact = histogram.count <= room
@@ -41,30 +42,37 @@ extension GIF {
             } else {
                 palette = medianCut(histogram.entries, colors: room)
             }
-            let transparentIndex = hasTransparency ? palette.count : nil
+            // Transparent pixels get their index at the end, once the palette's order is final.
             var indices = [UInt8](repeating: 0, count: count)
             if exact {
                 for i in 0..<count {
                     let p = i * 4
-                    if rgba[p + 3] < 128 { indices[i] = UInt8(transparentIndex ?? 0); continue }
+                    if rgba[p + 3] < 128 { continue }
                     let color = UInt32(rgba[p]) << 16 | UInt32(rgba[p + 1]) << 8 | UInt32(rgba[p + 2])
                     indices[i] = histogram.slot(of: color).map { histogram.values[$0] } ?? 0
                 }
             } else {
                 var mapper = NearestColor(palette: palette)
                 if dither {
-                    floydSteinberg(rgba, width: width, height: height, mapper: &mapper,
-                                   transparentIndex: transparentIndex, into: &indices)
+                    floydSteinberg(rgba, width: width, height: height, mapper: &mapper, into: &indices)
                 } else {
                     for i in 0..<count {
                         let p = i * 4
-                        if rgba[p + 3] < 128 { indices[i] = UInt8(transparentIndex ?? 0); continue }
+                        if rgba[p + 3] < 128 { continue }
                         indices[i] = mapper.index(Int(rgba[p]), Int(rgba[p + 1]), Int(rgba[p + 2]))
                     }
                 }
             }
-            if hasTransparency { palette.append(0) }
-            return Result(palette: palette, indices: indices, transparentIndex: transparentIndex, isExact: exact)
+            if hasTransparency {
+                // The transparent index goes first: index 0 is what Pillow fills a
+                // disposal-2 rectangle with and then reads through the next frame's
+                // palette, where 0 is transparent too. Its colour repeats the first real
+                // one, so that the table never looks like Pillow's identity grey ramp
+                // (0,0,0), (1,1,1)…, which Pillow decodes as greyscale and then fails on.
+                palette.insert(palette.first ?? 0, at: 0)
+                for i in 0..<count { indices[i] = rgba[i * 4 + 3] < 128 ? 0 : indices[i] &+ 1 }
+            }
+            return Result(palette: palette, indices: indices, transparentIndex: hasTransparency ? 0 : nil, isExact: exact)
         }
 
         /// Splits the colour cube into `colors` boxes, each time cutting the box with
@@ -118,13 +126,13 @@ extension GIF {
 
         /// Error diffusion with the 7/16, 3/16, 5/16, 1/16 weights, row by row.
         static func floydSteinberg(_ rgba: [UInt8], width: Int, height: Int, mapper: inout NearestColor,
-                                   transparentIndex: Int?, into indices: inout [UInt8]) {
+                                   into indices: inout [UInt8]) {
             var current = [Int](repeating: 0, count: (width + 2) * 3)
             var below = [Int](repeating: 0, count: (width + 2) * 3)
             for y in 0..<height {
                 for x in 0..<width {
                     let p = (y * width + x) * 4
-                    if rgba[p + 3] < 128 { indices[y * width + x] = UInt8(transparentIndex ?? 0); continue }
+                    if rgba[p + 3] < 128 { continue }
                     let e = (x + 1) * 3
                     let r = min(255, max(0, Int(rgba[p]) + current[e] / 16))
                     let g = min(255, max(0, Int(rgba[p + 1]) + current[e + 1] / 16))

@@ -38,7 +38,7 @@ extension GIF {
             var sawEndCode = false
         }
 
-        let clearCode: Int
+        private(set) var clearCode: Int
         private var state: State
         /// Per code: where its string starts, relative to the output (negative for
         /// literals, in the prefix), in the high 48 bits, and its length in the low 16
@@ -51,15 +51,26 @@ extension GIF {
         /// Accepts 1…8: 1 works like 2 bits of literals would (clear code 2, end code 3),
         /// as giflib decodes it. 0 and values above 8 are malformed.
         init(minimumCodeSize: Int) throws(DecodingError) {
+            clearCode = 0
+            state = State(codeSize: 0, nextCode: 0)
+            table = [UInt64](repeating: 0, count: Self.tableSize)
+            try reset(minimumCodeSize: minimumCodeSize)
+        }
+
+        /// Starts over for the next frame's data, keeping the table's memory.
+        mutating func reset(minimumCodeSize: Int) throws(DecodingError) {
             guard (1...8).contains(minimumCodeSize) else {
                 throw .malformed("LZW minimum code size \(minimumCodeSize)")
             }
             clearCode = 1 << minimumCodeSize
             state = State(codeSize: minimumCodeSize + 1, nextCode: clearCode + 2)
-            table = [UInt64](repeating: 0, count: Self.tableSize)
+            // Entries from the end code + 1 on are written before they are read;
+            // the literals and the two zero-length special codes are set here.
             for literal in 0..<clearCode {
                 table[literal] = Self.entry(start: literal - Self.literalPrefix, length: 1)
             }
+            table[clearCode] = 0
+            table[clearCode + 1] = 0
         }
 
         @inline(__always)

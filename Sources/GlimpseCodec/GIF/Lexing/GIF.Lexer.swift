@@ -57,10 +57,11 @@ extension GIF {
 
         /// Whether the trailer (or what stands for it) has been reached.
         var isDone: Bool { if case .done = state { true } else { false } }
-        /// Whether the input may end here without losing a frame: between blocks after a frame.
-        var isBetweenBlocks: Bool {
+        /// Whether the lexer is inside an image (descriptor, colour table or data),
+        /// where the end of the input loses (part of) a frame.
+        var isInsideImage: Bool {
             switch state {
-            case .blockStart, .done: true
+            case .imageDescriptor, .localTable, .minimumCodeSize, .dataBlockSize, .dataBlockBody: true
             default: false
             }
         }

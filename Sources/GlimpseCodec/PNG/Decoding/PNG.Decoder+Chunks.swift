@@ -42,7 +42,8 @@ extension PNG.Decoder {
             }
             lexer.choose(.stream)
         case .IEND:
-            lexer.choose(.buffer)
+            // IEND is empty (PNG §11.2.5); a length is never trusted for a buffer.
+            lexer.choose(length == 0 ? .buffer : .skip)
         case .fdAT:
             if animation.isActive && !animation.ignoring && stage == .afterImageData {
                 guard length >= 4 else { throw .malformed("fdAT length \(length)") }

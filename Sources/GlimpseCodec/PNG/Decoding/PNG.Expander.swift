@@ -150,7 +150,16 @@ extension PNG {
                     dst.storeBytes(of: SIMD4<UInt8>(r, g, b, a), toByteOffset: i &* step, as: SIMD4<UInt8>.self)
                 }
             } else {
-                for i in 0..<count {
+                // Four bytes per load (the fourth is the next pixel's red, replaced by
+                // alpha); `i + 1 < count` keeps that load inside the row.
+                let raw = UnsafeRawPointer(src)
+                var i = 0
+                while i &+ 1 < count {
+                    let rgbx = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i &* 3, as: UInt32.self))
+                    dst.storeBytes(of: (rgbx | 0xFF00_0000).littleEndian, toByteOffset: i &* step, as: UInt32.self)
+                    i &+= 1
+                }
+                if i < count {
                     dst.storeBytes(of: SIMD4<UInt8>(src[i &* 3], src[i &* 3 &+ 1], src[i &* 3 &+ 2], 255),
                                    toByteOffset: i &* step, as: SIMD4<UInt8>.self)
                 }

@@ -30,12 +30,16 @@ extension PNG {
         /// The zlib stream ended (after the Adler-32 check).
         private(set) var streamEnded = false
 
+        /// Bytes of inflated rows held at once: large enough that zlib is called
+        /// rarely, small enough that rows are still in cache when unfiltered.
+        static let windowTarget = 1 << 17
+
         /// Bytes the decoder allocates for its own work for an image of this shape.
         static func workingBytes(header: Header, width: Int, height: Int) -> Int {
             let passes = Interlace.passes(header: header, width: width, height: height)
             let total = passes.reduce(0) { $0 &+ $1.streamBytes }
             let maxStride = (passes.map(\.rowBytes).max() ?? 0) &+ 1
-            return min(total, max(maxStride &* 2, 1 << 19)) &+ maxStride
+            return min(total, max(maxStride &* 2, PNG.ScanlineDecoder.windowTarget)) &+ maxStride
         }
 
         init(header: Header, width: Int, height: Int, expander: Expander) {
@@ -46,7 +50,7 @@ extension PNG {
             self.outputBytesPerPixel = expander.outputBytesPerPixel
             let total = passes.reduce(0) { $0 &+ $1.streamBytes }
             let maxRow = passes.map(\.rowBytes).max() ?? 0
-            window = [UInt8](repeating: 0, count: min(total, max((maxRow &+ 1) &* 2, 1 << 19)))
+            window = [UInt8](repeating: 0, count: min(total, max((maxRow &+ 1) &* 2, PNG.ScanlineDecoder.windowTarget)))
             zeros = [UInt8](repeating: 0, count: maxRow)
             while passIndex < passes.count, passes[passIndex].isEmpty { passIndex &+= 1 }
             rowsDone = passIndex == passes.count

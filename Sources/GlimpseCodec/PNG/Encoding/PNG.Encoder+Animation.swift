@@ -51,7 +51,8 @@ extension PNG.Encoder {
         data.appendBigEndian(UInt32(region.x))
         data.appendBigEndian(UInt32(region.y))
         let (seconds, attoseconds) = duration.components
-        let milliseconds = max(0, seconds * 1000 + (attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000)
+        // Clamped before multiplying: any Duration is accepted without trapping.
+        let milliseconds = max(0, min(655_350, seconds) * 1000 + (attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000)
         if milliseconds <= 65_535 {
             data.appendBigEndian(UInt16(milliseconds))
             data.appendBigEndian(UInt16(1000))

@@ -26,12 +26,16 @@ extension PNG {
                 pixels.bytes.withUnsafeBytes { raw in
                     switch pixels.format {
                     case .rgba8:
+                        // Neighbouring pixels often repeat: the previous colour skips the lookup.
+                        var previous: UInt32?
                         for i in 0..<pixels.pixelCount {
                             let p = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<UInt8>.self)
                             if isGray && (p[0] != p[1] || p[1] != p[2]) { isGray = false }
                             if isOpaque && p[3] != 255 { isOpaque = false }
                             if !tooManyColors {
                                 let key = raw.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
+                                if key == previous { continue }
+                                previous = key
                                 if colors[key] == nil {
                                     if colors.count == 256 {
                                         tooManyColors = true

@@ -52,32 +52,58 @@ extension PNG {
         /// The minimum-sum-of-absolute-differences heuristic (PNG §12.8): bytes
         /// read as signed values, smaller sums compress better.
         static func score(_ row: [UInt8]) -> Int {
-            var sum = 0
-            for byte in row { sum &+= Int(Int8(bitPattern: byte).magnitude) }
-            return sum
+            row.withUnsafeBufferPointer { bytes in
+                var sum = 0
+                for byte in bytes { sum &+= Int(Int8(bitPattern: byte).magnitude) }
+                return sum
+            }
         }
 
+        /// Applies filter `type` (PNG §9.2) to `row`, whose previous row is `prior`.
         static func filter(_ type: UInt8, row: [UInt8], prior: [UInt8], bpp: Int, into out: inout [UInt8]) {
-            let count = row.count
-            for i in 0..<count {
-                let a = i >= bpp ? row[i - bpp] : 0
-                let b = prior[i]
-                let c = i >= bpp ? prior[i - bpp] : 0
-                let predicted: UInt8
-                switch type {
-                case 1: predicted = a
-                case 2: predicted = b
-                case 3: predicted = UInt8((UInt16(a) + UInt16(b)) >> 1)
-                case 4: predicted = Unfilter.predictor(a, b, c)
-                default: predicted = 0
+            row.withUnsafeBufferPointer { x in
+                prior.withUnsafeBufferPointer { b in
+                    out.withUnsafeMutableBufferPointer { o in
+                        // All three buffers have the row's length (the caller allocates them so).
+                        let count = min(x.count, b.count, o.count)
+                        let head = min(bpp, count)
+                        switch type {
+                        case 1:
+                            for i in 0..<head { o[i] = x[i] }
+                            for i in head..<count { o[i] = x[i] &- x[i &- bpp] }
+                        case 2:
+                            for i in 0..<count { o[i] = x[i] &- b[i] }
+                        case 3:
+                            for i in 0..<head { o[i] = x[i] &- (b[i] >> 1) }
+                            for i in head..<count {
+                                o[i] = x[i] &- UInt8(truncatingIfNeeded: (UInt16(x[i &- bpp]) &+ UInt16(b[i])) >> 1)
+                            }
+                        case 4:
+                            for i in 0..<head { o[i] = x[i] &- b[i] }
+                            for i in head..<count { o[i] = x[i] &- Unfilter.predictor(x[i &- bpp], b[i], b[i &- bpp]) }
+                        default:
+                            for i in 0..<count { o[i] = x[i] }
+                        }
+                    }
                 }
-                out[i] = row[i] &- predicted
             }
         }
 
         /// Writes `count` pixels of row `y`, starting at `x` every `step`, in the layout.
         private func pack(_ pixels: PixelBuffer, y: Int, x: Int, step: Int, count: Int, into row: inout [UInt8]) {
             let width = pixels.width
+            if pixels.format == .rgba8 && layout.colorType == .rgba && step == 1 {
+                // The stored layout is the buffer's own: copy the row's span.
+                let start = (y * width + x) * 4
+                row.withUnsafeMutableBytes { out in
+                    pixels.bytes.withUnsafeBytes { raw in
+                        out.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[start..<(start + count * 4)]))
+                    }
+                }
+                return
+            }
+            var previousKey: UInt32?
+            var previousIndex: UInt8 = 0
             pixels.bytes.withUnsafeBytes { raw in
                 row.withUnsafeMutableBufferPointer { out in
                     for i in 0..<count {
@@ -92,7 +118,11 @@ extension PNG {
                             case .rgba: for c in 0..<4 { out[i * 4 + c] = p[c] }
                             case .indexed:
                                 let key = raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
-                                let value = layout.indices[key] ?? 0
+                                if key != previousKey {
+                                    previousKey = key
+                                    previousIndex = layout.indices[key] ?? 0
+                                }
+                                let value = previousIndex
                                 switch layout.bitDepth {
                                 case 8: out[i] = value
                                 default:

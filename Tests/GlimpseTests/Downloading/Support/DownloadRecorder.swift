@@ -10,6 +10,9 @@ struct CallerLog: Sendable {
     var completions: [Result<ImageDownloadResult, ImageDownloadError>] = []
     /// Callbacks that arrived after the caller's completion (must stay 0).
     var lateCallbacks = 0
+    /// When the completion ran (on the downloader's callback queue, so not
+    /// delayed by a busy cooperative pool).
+    var completedAt: ContinuousClock.Instant?
 
     var error: ImageDownloadError? {
         guard case .failure(let error)? = completions.first else { return nil }
@@ -42,7 +45,10 @@ final class DownloadRecorder: Sendable {
                 logs[index]?.partials.append(image)
             }
         }, completion: { result in
-            self.logs.withLock { $0[index]?.completions.append(result) }
+            self.logs.withLock { logs in
+                logs[index]?.completions.append(result)
+                logs[index]?.completedAt = ContinuousClock.now
+            }
         })
     }
 
@@ -50,14 +56,11 @@ final class DownloadRecorder: Sendable {
 
     var all: [Int: CallerLog] { logs.withLock { $0 } }
 
-    /// Waits until every recorded caller has completed at least once.
-    func waitForCompletions(timeout: Duration = .seconds(10)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if logs.withLock({ $0.values.allSatisfy { !$0.completions.isEmpty } }) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return false
+    /// Waits until every recorded caller has completed at least once. The
+    /// timeout only catches hangs: the condition is checked once more after it,
+    /// because a busy test process may resume this task late.
+    func waitForCompletions(timeout: Duration = .seconds(30)) async -> Bool {
+        await eventually(timeout: timeout) { logs.withLock { $0.values.allSatisfy { !$0.completions.isEmpty } } }
     }
 
     /// Every caller completed exactly once, with nothing after.
@@ -69,8 +72,9 @@ final class DownloadRecorder: Sendable {
     }
 }
 
-/// Polls `condition` until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+/// Polls `condition` until it holds or `timeout` passes, then checks it once
+/// more (the polling task may have been resumed late).
+func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }

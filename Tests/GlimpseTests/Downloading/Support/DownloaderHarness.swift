@@ -12,7 +12,9 @@ struct DownloaderHarness: Sendable {
     static func make(_ configure: (inout ImageDownloader.Configuration) -> Void = { _ in }) throws -> DownloaderHarness {
         let server = try LoopbackHTTPServer()
         var configuration = ImageDownloader.Configuration()
-        configuration.timeout = .seconds(5)
+        // Long: tests that exercise the timeout set their own, and a busy test
+        // process must not turn a slow step into a timeout.
+        configuration.timeout = .seconds(60)
         configuration.decoderRegistry = RowsTestDecoder.registry
         configure(&configuration)
         return DownloaderHarness(server: server, downloader: ImageDownloader(configuration: configuration))
@@ -28,7 +30,7 @@ struct DownloaderHarness: Sendable {
                 && downloader.queuedDownloadCount == 0
         }
         #expect(idle, "downloader still busy: callers=\(downloader.waitingCallerCount) running=\(downloader.currentDownloadCount) queued=\(downloader.queuedDownloadCount)", sourceLocation: sourceLocation)
-        let quiet = await server.waitUntil(timeout: .seconds(5)) { $0.activeRequests == 0 }
+        let quiet = await server.waitUntil { $0.activeRequests == 0 }
         #expect(quiet, "server still answering a request", sourceLocation: sourceLocation)
         downloader.invalidate()
         server.shutdown()
