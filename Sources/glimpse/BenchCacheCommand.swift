@@ -35,6 +35,9 @@ struct BenchCacheCommand: ParsableCommand {
     @Option(help: "Entries in the directory opened for disk-open-100k.")
     var openEntries: Int = 100_000
 
+    @Flag(help: "fsync each disk cache entry before renaming it into place (durableWrites).")
+    var durable = false
+
     @Option(help: "Where to create scratch directories (default: the temporary directory).")
     var directory: String?
 
@@ -54,13 +57,19 @@ struct BenchCacheCommand: ParsableCommand {
         line("memory-get-hit-2threads", median(runs) { memory.getHits(threads: 2) }, "ops/s")
         line("memory-set-evict", median(runs) { memory.setEvict() }, "ops/s")
 
-        let disk = try DiskBench(root: root, entries: diskEntries)
+        let disk = try DiskBench(root: root, entries: diskEntries, durable: durable)
         var figures: [String: [Double]] = [:]
         for run in 0..<runs {
             // Alternate which side goes first so neither always enjoys a warmer system.
             let order = run % 2 == 0 ? [false, true] : [true, false]
             for raw in order {
                 let write = try raw ? disk.writeRaw() : disk.writeCache()
+                // Reads start on a quiet system, not during the writeback of the writes, and
+                // after the same short sleep on both sides: on a busy machine the scheduler
+                // favours a thread that just slept (as the raw side does inside fsync), which
+                // would otherwise skew the comparison.
+                sync()
+                Thread.sleep(forTimeInterval: 0.05)
                 let read = try raw ? disk.readRaw() : disk.readCache()
                 figures[raw ? "disk-write-raw" : "disk-write", default: []].append(write)
                 figures[raw ? "disk-read-raw" : "disk-read-hit", default: []].append(read)
@@ -157,11 +166,11 @@ private struct DiskBench {
     let cache: DiskCache
     let rawDirectory: String
 
-    init(root: URL, entries: Int) throws {
+    init(root: URL, entries: Int, durable: Bool) throws {
         self.root = root
         self.entries = entries
         payload = Data((0..<Self.entrySize).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) })
-        cache = try DiskCache(configuration: .init(directory: root.appendingPathComponent("cache")))
+        cache = try DiskCache(configuration: .init(directory: root.appendingPathComponent("cache"), durableWrites: durable))
         rawDirectory = root.appendingPathComponent("raw").path
         try FileManager.default.createDirectory(atPath: rawDirectory, withIntermediateDirectories: true)
     }
@@ -221,10 +230,16 @@ private struct OpenBench {
     init(directory root: URL, entries: Int) throws {
         directory = root
         self.entries = entries
-        let cache = try DiskCache(configuration: .init(directory: root, sizeLimit: 1 << 40, maxAge: .zero))
-        let payload = Data(repeating: 7, count: 100)
-        for index in 0..<entries { try cache.setData(payload, forKey: "entry-\(index)") }
-        cache.flush()
+        weak var filler: DiskCache?
+        do {
+            let cache = try DiskCache(configuration: .init(directory: root, sizeLimit: 1 << 40, maxAge: .zero))
+            let payload = Data(repeating: 7, count: 100)
+            for index in 0..<entries { try cache.setData(payload, forKey: "entry-\(index)") }
+            cache.waitUntilIndexLoaded()
+            filler = cache
+        }
+        while filler != nil { Thread.sleep(forTimeInterval: 0.001) }
+        Thread.sleep(forTimeInterval: 0.05)
     }
 
     init(root: URL, entries: Int) throws {
@@ -233,11 +248,20 @@ private struct OpenBench {
 
     /// Milliseconds from opening the directory to the first served read.
     func openToFirstRead() -> Double {
-        let start = ContinuousClock.now
-        guard let cache = try? DiskCache(configuration: .init(directory: directory, sizeLimit: 1 << 40, maxAge: .zero)),
-              cache.data(forKey: "entry-\(entries / 2)") != nil else { return .infinity }
-        let elapsed = BenchCacheCommand.seconds(ContinuousClock.now - start) * 1e3
-        cache.waitUntilIndexLoaded()  // let the scan finish before the next run opens again
+        weak var opened: DiskCache?
+        var elapsed = Double.infinity
+        do {
+            let start = ContinuousClock.now
+            guard let cache = try? DiskCache(configuration: .init(directory: directory, sizeLimit: 1 << 40, maxAge: .zero)),
+                  cache.data(forKey: "entry-\(entries / 2)") != nil else { return .infinity }
+            elapsed = BenchCacheCommand.seconds(ContinuousClock.now - start) * 1e3
+            cache.waitUntilIndexLoaded()  // let the scan finish before the next run opens again
+            opened = cache
+        }
+        // Tearing down a 100 000-entry index is a CPU burst on whichever thread drops the last
+        // reference; let it end (and the machine settle) before the next run's clock starts.
+        while opened != nil { Thread.sleep(forTimeInterval: 0.001) }
+        Thread.sleep(forTimeInterval: 0.05)
         return elapsed
     }
 }

@@ -77,6 +77,8 @@ extension DiskCache {
         case directoryUnavailable(path: String)
         /// The entry alone is larger than the size limit.
         case entryTooLarge(size: Int, limit: Int)
+        /// The key's UTF-8 bytes or the encoded metadata exceed the entry format's 1 MiB field limit.
+        case keyOrMetadataTooLong(length: Int, limit: Int)
         /// A system call failed (`errno` value).
         case io(operation: String, errno: Int32)
     }

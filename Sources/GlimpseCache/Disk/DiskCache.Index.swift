@@ -35,12 +35,16 @@ extension DiskCache {
             removedWhileLoading.remove(name)
         }
 
-        mutating func recordAccess(_ name: String, size: Int, stored: Int64, now: Int64) {
-            if list.touch(name) != nil {
-                if let slot = list.slot(for: name) { list.update(slot) { $0.lastUsed = now } }
-            } else {
+        /// `fileExists` is consulted only for names the index does not hold: an entry evicted
+        /// or removed between the read and this call must not come back as a ghost.
+        mutating func recordAccess(_ name: String, size: Int, stored: Int64, now: Int64, fileExists: () -> Bool) {
+            if let slot = list.touch(name) {
+                list.update(slot) { $0.lastUsed = now }
+            } else if fileExists() {
                 // Written by another process, or not scanned yet: adopt it as most recent.
                 list.insert(name, value: Entry(size: size, stored: stored, lastUsed: now), cost: size, expiry: nil)
+            } else {
+                return
             }
             DiskCache.Journal.appendLine(name: name, time: now, to: &pendingJournal)
             pendingJournalLines += 1
@@ -58,34 +62,40 @@ extension DiskCache {
             if !isLoaded { clearedWhileLoading = true }
         }
 
-        /// Merges the scanned directory under everything seen since opening; `scanned` is
-        /// ordered oldest first.
-        mutating func merge(scanned: [(name: String, entry: Entry)]) {
-            if !clearedWhileLoading {
-                for item in scanned.reversed() where !removedWhileLoading.contains(item.name) {
-                    list.insertAsOldest(item.name, value: item.entry, cost: item.entry.size, expiry: nil)
-                }
+        /// Merges part of the scanned directory under everything seen since opening. The scan
+        /// result is ordered oldest first and merged from its newest end in chunks, so the lock
+        /// is never held for long while a large directory is indexed; `finishMerge` ends it.
+        mutating func merge(scanned: ArraySlice<(name: String, entry: Entry)>) {
+            guard !clearedWhileLoading else { return }
+            for item in scanned.reversed() where !removedWhileLoading.contains(item.name) {
+                list.insertAsOldest(item.name, value: item.entry, cost: item.entry.size, expiry: nil)
             }
+        }
+
+        mutating func finishMerge() {
             removedWhileLoading = []
             clearedWhileLoading = false
             isLoaded = true
         }
 
-        /// Evicts least recently used names when a limit is exceeded, down to the trim ratio.
+        /// Evicts least recently used names when a limit is exceeded, down to the trim ratio,
+        /// at most `batch` at a time; `continuing` resumes a trim a previous batch began.
         /// The most recent entry is kept so a fresh write is never its own victim.
-        mutating func namesToEvict(sizeLimit: Int, countLimit: Int?, trimRatio: Double) -> [String] {
+        mutating func namesToEvict(sizeLimit: Int, countLimit: Int?, trimRatio: Double,
+                                   batch: Int = .max, continuing: Bool = false) -> (names: [String], done: Bool) {
             let overSize = list.totalCost > sizeLimit
             let overCount = countLimit.map { list.count > $0 } ?? false
-            guard overSize || overCount else { return [] }
+            guard continuing || overSize || overCount else { return ([], true) }
             let ratio = min(max(trimRatio, 0), 1)
             let sizeTarget = Int(Double(sizeLimit) * ratio)
             let countTarget = countLimit.map { Int(Double($0) * ratio) } ?? .max
             var evicted: [String] = []
-            while list.count > 1, list.totalCost > sizeTarget || list.count > countTarget,
-                  let node = list.removeOldest() {
+            while list.count > 1, list.totalCost > sizeTarget || list.count > countTarget {
+                guard evicted.count < batch else { return (evicted, false) }
+                guard let node = list.removeOldest() else { break }
                 evicted.append(node.key)
             }
-            return evicted
+            return (evicted, true)
         }
 
         /// Names whose write time is before `cutoff` (nanoseconds since 1970).

@@ -14,9 +14,16 @@ extension DiskCache {
         static func appendLine(name: String, time: Int64, to buffer: inout [UInt8]) {
             buffer.append(contentsOf: name.utf8)
             buffer.append(UInt8(ascii: " "))
-            let digits = Array(String(max(time, 0)).utf8)
-            buffer.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(19 - digits.count, 0)))
-            buffer.append(contentsOf: digits)
+            // 19 zero-padded decimal digits: Int64.max has 19, so every time fits.
+            var remaining = UInt64(max(time, 0))
+            let start = buffer.count
+            buffer.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: 19))
+            var index = start + 18
+            while remaining > 0 && index >= start {
+                buffer[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                remaining /= 10
+                index -= 1
+            }
             buffer.append(UInt8(ascii: "\n"))
         }
 

@@ -30,6 +30,8 @@ public final class DiskCache: Sendable {
     private let temporaryCounter = Atomic<Int>(0)
     let ioQueue = DispatchQueue(label: "glimpse.disk-cache.io", attributes: .concurrent)
     private static let journalBatch = 256
+    /// Entries merged or evicted per lock acquisition while indexing a directory.
+    private static let mergeChunk = 2048
 
     /// Opens (creating when missing) the namespace directory and starts the background scan.
     public init(configuration: Configuration) throws(DiskCache.Error) {
@@ -56,12 +58,30 @@ public final class DiskCache: Sendable {
     }
 
     private func merge(_ result: DirectoryScan.Result) {
-        let (evicted, expired) = index.withLock { index in
-            index.merge(scanned: result.entries)
-            index.journalLines += result.journalLines
-            return (evictionCandidates(&index), expiredCandidates(&index))
+        // In chunks, newest first, so reads and writes waiting for the lock wait briefly.
+        var end = result.entries.endIndex
+        while end > result.entries.startIndex {
+            let start = max(result.entries.startIndex, end - Self.mergeChunk)
+            index.withLock { $0.merge(scanned: result.entries[start..<end]) }
+            end = start
         }
-        deleteFiles(evicted + expired)
+        index.withLock { index in
+            index.finishMerge()
+            index.journalLines += result.journalLines
+        }
+        var continuing = false
+        while true {
+            let done = index.withLock { index in
+                let batch = index.namesToEvict(sizeLimit: configuration.sizeLimit, countLimit: configuration.countLimit,
+                                               trimRatio: configuration.trimRatio, batch: Self.mergeChunk,
+                                               continuing: continuing)
+                deleteFiles(batch.names)
+                return batch.done
+            }
+            if done { break }
+            continuing = true
+        }
+        index.withLock { deleteFiles(expiredCandidates(&$0)) }
         compactJournalIfNeeded()
     }
 
@@ -117,7 +137,12 @@ public final class DiskCache: Sendable {
         // Millisecond precision: what the metadata record keeps, so file time and record agree.
         let writeTime = Self.nanoseconds(configuration.clock.now()) / 1_000_000 * 1_000_000
         metadata.storedDate = Date(timeIntervalSince1970: Double(writeTime / 1_000_000) / 1e3)
-        let estimated = EntryFile.headerLength + keyBytes.count + data.count + 64
+        let metadataLength = metadata.encoded().count
+        // Readers reject longer key and metadata fields as foreign, so never write them.
+        guard keyBytes.count <= EntryFile.maximumPrefixField, metadataLength <= EntryFile.maximumPrefixField else {
+            throw .keyOrMetadataTooLong(length: max(keyBytes.count, metadataLength), limit: EntryFile.maximumPrefixField)
+        }
+        let estimated = EntryFile.headerLength + keyBytes.count + metadataLength + data.count
         guard estimated <= configuration.sizeLimit else {
             throw .entryTooLarge(size: estimated, limit: configuration.sizeLimit)
         }
@@ -131,38 +156,44 @@ public final class DiskCache: Sendable {
             POSIXFile.unlink(temporary)
             throw .io(operation: "write", errno: code)
         }
-        guard POSIXFile.rename(temporary, path + "/" + name) else {
-            let code = POSIXFile.lastError
-            POSIXFile.unlink(temporary)
-            throw .io(operation: "rename", errno: code)
-        }
-        let evicted = index.withLock { index in
+        // Renames, unlinks and index updates happen together under the lock, so an eviction
+        // can never delete a file that a concurrent write has just put in place.
+        let renameError: Int32? = index.withLock { index in
+            guard POSIXFile.rename(temporary, path + "/" + name) else { return POSIXFile.lastError }
             index.recordWrite(name, size: size, now: writeTime)
-            return evictionCandidates(&index)
+            deleteFiles(evictionCandidates(&index))
+            return nil
         }
-        deleteFiles(evicted)
+        if let renameError {
+            POSIXFile.unlink(temporary)
+            throw .io(operation: "rename", errno: renameError)
+        }
     }
 
     /// Removes the entry for `key`, if any.
     public func remove(_ key: String) {
         let name = Self.fileName(forKey: key)
-        POSIXFile.unlink(path + "/" + name)
-        index.withLock { $0.recordRemoval(name) }
+        index.withLock { index in
+            POSIXFile.unlink(path + "/" + name)
+            index.recordRemoval(name)
+        }
     }
 
     /// Removes every entry (and the journal) from the directory.
     public func removeAll() {
-        index.withLock { $0.recordRemoveAll() }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        for name in names where Journal.entryName(Array(name.utf8)) != nil || name == Journal.fileName {
-            POSIXFile.unlink(path + "/" + name)
+        index.withLock { index in
+            index.recordRemoveAll()
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            for name in names where Journal.entryName(Array(name.utf8)) != nil || name == Journal.fileName {
+                POSIXFile.unlink(path + "/" + name)
+            }
         }
     }
 
     /// Removes entries older than `maxAge` (waits for the initial scan).
     public func removeExpired() {
         waitUntilIndexLoaded()
-        deleteFiles(index.withLock { expiredCandidates(&$0) })
+        index.withLock { deleteFiles(expiredCandidates(&$0)) }
     }
 
     /// Appends buffered recency records to the journal. Called automatically in batches and
@@ -212,9 +243,12 @@ public final class DiskCache: Sendable {
     private func read(key: String, includeData: Bool, touch: Bool = true) -> ReadOutcome {
         let name = Self.fileName(forKey: key)
         let filePath = path + "/" + name
-        switch EntryFile.read(path: filePath, key: Array(key.utf8), includeData: includeData) {
+        switch EntryFile.read(path: filePath, key: key.utf8, includeData: includeData) {
         case .missing:
-            index.withLock { $0.recordRemoval(name) }
+            index.withLock { index in
+                // Re-checked under the lock: a concurrent write may have created it since.
+                if POSIXFile.inode(atPath: filePath) == nil { index.recordRemoval(name) }
+            }
             return .miss
         case .otherKey:
             return .miss
@@ -231,7 +265,8 @@ public final class DiskCache: Sendable {
             }
             guard touch else { return .entry(metadata, data) }
             let flushNeeded = index.withLock { index in
-                index.recordAccess(name, size: fileSize, stored: stored, now: time)
+                index.recordAccess(name, size: fileSize, stored: stored, now: time,
+                                   fileExists: { POSIXFile.inode(atPath: filePath) != nil })
                 return index.pendingJournalLines >= Self.journalBatch
             }
             if flushNeeded {
@@ -246,15 +281,20 @@ public final class DiskCache: Sendable {
     /// was read (a different inode), in which case the new entry is left alone.
     private func discard(name: String, inode: UInt64?) {
         let filePath = path + "/" + name
-        if inode == nil || POSIXFile.inode(atPath: filePath) == inode {
-            POSIXFile.unlink(filePath)
+        index.withLock { index in
+            let current = POSIXFile.inode(atPath: filePath)
+            if current != nil && (inode == nil || current == inode) {
+                POSIXFile.unlink(filePath)
+            } else if current != nil {
+                return  // replaced by a valid write meanwhile: keep it and its index entry
+            }
+            index.recordRemoval(name)
         }
-        index.withLock { $0.recordRemoval(name) }
     }
 
     private func evictionCandidates(_ index: inout Index) -> [String] {
         index.namesToEvict(sizeLimit: configuration.sizeLimit, countLimit: configuration.countLimit,
-                           trimRatio: configuration.trimRatio)
+                           trimRatio: configuration.trimRatio).names
     }
 
     private func expiredCandidates(_ index: inout Index) -> [String] {

@@ -16,27 +16,22 @@ public enum Checksum64 {
     /// The checksum of `bytes`, continuing from `seed` (pass a previous result to chain).
     public static func compute(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         let count = bytes.count
-        var sum0 = seed, sum1 = seed ^ prime1, sum2 = seed ^ prime2, sum3 = seed ^ prime3
-        var weighted0: UInt64 = 0, weighted1: UInt64 = 0, weighted2: UInt64 = 0, weighted3: UInt64 = 0
+        // Four lanes as one vector: two 128-bit additions per 32 bytes on baseline x86-64.
+        var sums = SIMD4<UInt64>(seed, seed ^ prime1, seed ^ prime2, seed ^ prime3)
+        var weighted = SIMD4<UInt64>(repeating: 0)
         var offset = 0
-        // Safe: every load reads 8 bytes at offset + k*8 with offset + 32 <= count; a nil
-        // base address only comes with count == 0, when no load runs.
+        // Safe: every load reads 32 bytes at offset with offset + 32 <= count; a nil base
+        // address only comes with count == 0, when no load runs.
         if let base = bytes.baseAddress {
             while offset + 32 <= count {
-                sum0 &+= base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                sum1 &+= base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
-                sum2 &+= base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)
-                sum3 &+= base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)
-                weighted0 &+= sum0
-                weighted1 &+= sum1
-                weighted2 &+= sum2
-                weighted3 &+= sum3
+                sums &+= base.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt64>.self)
+                weighted &+= sums
                 offset += 32
             }
         }
         var hash = UInt64(truncatingIfNeeded: count) &* prime3
-        hash = mix(mix(mix(mix(hash, sum0), sum1), sum2), sum3)
-        hash = mix(mix(mix(mix(hash, weighted0), weighted1), weighted2), weighted3)
+        hash = mix(mix(mix(mix(hash, sums[0]), sums[1]), sums[2]), sums[3])
+        hash = mix(mix(mix(mix(hash, weighted[0]), weighted[1]), weighted[2]), weighted[3])
         // The last 0...31 bytes, one at a time (at most 31 steps).
         while offset < count {
             hash = mix(hash, UInt64(bytes[offset]))

@@ -73,6 +73,27 @@ struct LRUList<Key: Hashable, Value> {
         return nodes[slot]
     }
 
+    /// Inserts or replaces `key` as the most recently used entry. A new key arriving when
+    /// `count` has reached `countLimit` takes the least recently used entry's slot (returned
+    /// as `evicted`): one lookup, one removal and one insertion in the map.
+    @inlinable
+    mutating func insert(_ key: Key, value: Value, cost: Int, expiry: Duration?, countLimit: Int) -> (replaced: Value?, evicted: Node?) {
+        if slots[key] == nil, countLimit > 0, nodes.count >= countLimit, oldest >= 0 {
+            let slot = oldest
+            unlink(slot)
+            let evicted = nodes[slot]
+            slots[evicted.key] = nil
+            totalCost += cost - evicted.cost
+            nodes[slot] = Node(key: key, value: value, cost: cost, expiry: expiry, newer: -1, older: newest)
+            slots[key] = slot
+            if newest >= 0 { nodes[newest].newer = slot }
+            newest = slot
+            if oldest < 0 { oldest = slot }
+            return (nil, evicted)
+        }
+        return (insert(key, value: value, cost: cost, expiry: expiry), nil)
+    }
+
     /// Inserts or replaces `key` as the most recently used entry; returns the replaced value.
     @inlinable @discardableResult
     mutating func insert(_ key: Key, value: Value, cost: Int, expiry: Duration?) -> Value? {

@@ -36,7 +36,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     public let configuration: Configuration
     // Inlinable API so that callers in other modules get code specialised for their Key and
     // Value: unspecialised generic dictionary and array access costs ten times more.
-    @usableFromInline let shards: [Shard]
+    /// Shard 0 lives in the cache object itself: reaching it costs no retain and release of a
+    /// shared reference count, which two threads would otherwise bounce between cores.
+    @usableFromInline let first: Mutex<State>
+    /// Shards 1..., boxed.
+    @usableFromInline let others: [Shard]
     @usableFromInline let shardMask: Int
     @usableFromInline let shardCostLimit: Int
     @usableFromInline let shardCountLimit: Int
@@ -50,28 +54,41 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         shardCostLimit = count == 1 ? configuration.costLimit : max(configuration.costLimit / count, 0)
         shardCountLimit = count == 1 ? configuration.countLimit : max(configuration.countLimit / count, 1)
         let capacity = shardCountLimit == .max ? 0 : min(shardCountLimit, 1 << 16)
-        shards = (0..<count).map { _ in Shard(capacity: capacity) }
+        first = Mutex(State(list: LRUList(minimumCapacity: capacity)))
+        others = (1..<count).map { _ in Shard(capacity: capacity) }
     }
 
     public convenience init(costLimit: Int, countLimit: Int = .max) {
         self.init(configuration: Configuration(costLimit: costLimit, countLimit: countLimit))
     }
 
+    /// Runs `body` on the state of the shard that owns `key`.
     @inlinable
-    func shard(for key: Key) -> Shard {
-        shardMask == 0 ? shards[0] : shards[key.hashValue & shardMask]
+    func withShard<R: Sendable>(for key: Key, _ body: (inout State) -> R) -> R {
+        let index = shardMask == 0 ? 0 : key.hashValue & shardMask
+        return index == 0 ? first.withLock { body(&$0) } : others[index - 1].state.withLock { body(&$0) }
     }
+
+    /// Runs `body` on every shard's state in turn.
+    @inlinable
+    func forEachShard(_ body: (inout State) -> Void) {
+        first.withLock { body(&$0) }
+        for shard in others { shard.state.withLock { body(&$0) } }
+    }
+
+    @inlinable
+    var shardCount: Int { others.count + 1 }
 
     /// The value for `key`, marking it most recently used; `nil` when absent or expired.
     @inlinable
     public func value(forKey key: Key) -> Value? {
-        let clock = configuration.clock
-        return shard(for: key).state.withLock { state -> Value? in
+        withShard(for: key) { state -> Value? in
             guard let slot = state.list.touch(key) else {
                 state.statistics.misses += 1
                 return nil
             }
-            if let expiry = state.list.nodes[slot].expiry, clock.now() >= expiry {
+            // The clock is read only for entries that can expire.
+            if let expiry = state.list.nodes[slot].expiry, configuration.clock.now() >= expiry {
                 state.list.remove(key)
                 state.statistics.misses += 1
                 return nil
@@ -85,7 +102,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     @inlinable
     public func contains(_ key: Key) -> Bool {
         let clock = configuration.clock
-        return shard(for: key).state.withLock { state in
+        return withShard(for: key) { state in
             guard let node = state.list.peek(key) else { return false }
             if let expiry = node.expiry { return clock.now() < expiry }
             return true
@@ -101,19 +118,21 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///   `entryCostLimitRatio × costLimit` (any older value for `key` is removed then too).
     @inlinable @discardableResult
     public func setValue(_ value: Value, forKey key: Key, cost: Int = 1, timeToLive: Duration? = nil) -> Bool {
-        let configuration = self.configuration
         let cost = max(cost, 0)
-        let ttl = timeToLive ?? configuration.timeToLive
-        let expiry = ttl.map { configuration.clock.now() + $0 }
+        var expiry: Duration?
+        if let ttl = timeToLive ?? configuration.timeToLive { expiry = configuration.clock.now() + ttl }
         let refused = Double(cost) > Double(configuration.costLimit) * configuration.entryCostLimitRatio
             || cost > shardCostLimit
         let costLimit = shardCostLimit, countLimit = shardCountLimit
-        return shard(for: key).state.withLock { state -> Bool in
+        return withShard(for: key) { state -> Bool in
             if refused {
                 state.list.remove(key)
                 return false
             }
-            state.list.insert(key, value: value, cost: cost, expiry: expiry)
+            // In a full cache's steady state the new entry takes the evicted one's slot.
+            if state.list.insert(key, value: value, cost: cost, expiry: expiry, countLimit: countLimit).evicted != nil {
+                state.statistics.evictions += 1
+            }
             Self.evict(&state, costLimit: costLimit, countLimit: countLimit)
             return true
         }
@@ -122,61 +141,65 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// Removes and returns the value for `key`.
     @inlinable @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
-        shard(for: key).state.withLock { $0.list.remove(key)?.value }
+        withShard(for: key) { $0.list.remove(key)?.value }
     }
 
     @inlinable
     public func removeAll() {
-        for shard in shards { shard.state.withLock { $0.list.removeAll() } }
+        forEachShard { $0.list.removeAll() }
     }
 
     /// Evicts least recently used entries until the total cost is at most `cost` (each shard
     /// to its share).
     @inlinable
     public func trim(toCost cost: Int) {
-        let share = cost / shards.count
-        for shard in shards { shard.state.withLock { Self.evict(&$0, costLimit: share, countLimit: .max) } }
+        let share = cost / shardCount
+        forEachShard { Self.evict(&$0, costLimit: share, countLimit: .max) }
     }
 
     /// Evicts least recently used entries until at most `count` remain (each shard to its share).
     @inlinable
     public func trim(toCount count: Int) {
-        let share = count / shards.count
-        for shard in shards { shard.state.withLock { Self.evict(&$0, costLimit: .max, countLimit: share) } }
+        let share = count / shardCount
+        forEachShard { Self.evict(&$0, costLimit: .max, countLimit: share) }
     }
 
     /// Drops every expired entry now (expired entries are otherwise dropped when read).
     @inlinable
     public func removeExpired() {
         let now = configuration.clock.now()
-        for shard in shards {
-            shard.state.withLock { state in
-                let expired = state.list.nodes.compactMap { node in
-                    node.expiry.flatMap { $0 <= now ? node.key : nil }
-                }
-                for key in expired { state.list.remove(key) }
+        forEachShard { state in
+            let expired = state.list.nodes.compactMap { node in
+                node.expiry.flatMap { $0 <= now ? node.key : nil }
             }
+            for key in expired { state.list.remove(key) }
         }
     }
 
     @inlinable
-    public var totalCost: Int { shards.reduce(0) { sum, shard in sum + shard.state.withLock { $0.list.totalCost } } }
+    public var totalCost: Int {
+        var total = 0
+        forEachShard { total += $0.list.totalCost }
+        return total
+    }
 
     @inlinable
-    public var count: Int { shards.reduce(0) { sum, shard in sum + shard.state.withLock { $0.list.count } } }
+    public var count: Int {
+        var total = 0
+        forEachShard { total += $0.list.count }
+        return total
+    }
 
     /// Counters since creation, with the current cost and count.
     @inlinable
     public var statistics: Statistics {
         var total = Statistics()
-        for shard in shards {
-            shard.state.withLock { state in
-                total.hits += state.statistics.hits
-                total.misses += state.statistics.misses
-                total.evictions += state.statistics.evictions
-                total.totalCost += state.list.totalCost
-                total.count += state.list.count
-            }
+        forEachShard { state in
+            total.hits += state.statistics.hits
+            total.misses += state.statistics.misses
+            total.evictions += state.statistics.evictions
+            total.totalCost += state.list.totalCost
+            total.count += state.list.count
         }
         return total
     }
@@ -184,7 +207,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// Keys from most to least recently used (shard after shard when sharded); for
     /// diagnostics and tests.
     @inlinable
-    public var keysByRecency: [Key] { shards.flatMap { shard in shard.state.withLock { $0.list.keysByRecency() } } }
+    public var keysByRecency: [Key] {
+        var keys: [Key] = []
+        forEachShard { keys += $0.list.keysByRecency() }
+        return keys
+    }
 
     @inlinable
     static func evict(_ state: inout State, costLimit: Int, countLimit: Int) {

@@ -5,6 +5,10 @@ import Glibc
 /// kernel directly because `rename(2)` atomicity, `O_EXCL` temporary files and `pread(2)`
 /// into caller-owned buffers are the whole point, and FileManager hides them.
 enum POSIXFile {
+    /// `O_NOATIME` (Linux open(2)); Glibc hides it behind `_GNU_SOURCE`. The value is the
+    /// asm-generic one used by x86-64 and arm64.
+    static let noAccessTime: Int32 = 0o1_000_000
+
     static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) -> Int32 {
         while true {
             let fd = path.withCString { Glibc.open($0, flags | O_CLOEXEC, mode) }

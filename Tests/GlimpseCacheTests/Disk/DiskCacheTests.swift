@@ -97,8 +97,19 @@ struct DiskCacheTests {
     @Test func refusesEntriesLargerThanTheLimit() throws {
         let directory = TemporaryDirectory()
         let cache = try DiskCache(configuration: configuration(directory, sizeLimit: 4096))
-        #expect(throws: DiskCache.Error.self) { try cache.setData(bytes(5000), forKey: "big") }
+        #expect(throws: DiskCache.Error.entryTooLarge(size: 48 + 3 + 24 + 5000, limit: 4096)) {
+            try cache.setData(bytes(5000), forKey: "big")
+        }
         #expect(cache.count == 0)
+        let roomy = try DiskCache(configuration: configuration(directory, sizeLimit: 16 << 20))
+        let longKey = String(repeating: "k", count: (1 << 20) + 1)
+        #expect(throws: DiskCache.Error.keyOrMetadataTooLong(length: (1 << 20) + 1, limit: 1 << 20)) {
+            try roomy.setData(bytes(10), forKey: longKey)
+        }
+        #expect(throws: DiskCache.Error.keyOrMetadataTooLong(length: 8 + 4 * 4 + (1 << 20) + 1, limit: 1 << 20)) {
+            try roomy.setData(bytes(10), metadata: .init(originalURL: longKey), forKey: "k")
+        }
+        #expect(roomy.count == 0)
     }
 
     @Test func expiresEntriesByMaxAge() throws {
@@ -196,6 +207,29 @@ struct DiskCacheTests {
         let reopened = try DiskCache(configuration: configuration(directory, clock: clock))
         #expect(reopened.namesByRecency == ["c", "d", "b", "a"].map(DiskCache.fileName(forKey:)))
         #expect(reopened.count == 4)
+    }
+
+    @Test func compactsTheJournalAndKeepsRecency() throws {
+        let directory = TemporaryDirectory()
+        let clock = TestClock(start: .seconds(1_700_000_000))
+        do {
+            let cache = try DiskCache(configuration: configuration(directory, clock: clock))
+            for key in ["a", "b", "c"] { try cache.setData(bytes(10), forKey: key) }
+            cache.waitUntilIndexLoaded()
+            // Past the 4096-line threshold (checked at each 256-read flush), ending c, a, b.
+            for step in 0..<4500 {
+                clock.advance(by: .milliseconds(1))
+                _ = cache.data(forKey: ["c", "a", "b"][step % 3])
+            }
+            clock.advance(by: .seconds(1))
+            _ = cache.data(forKey: "b")
+            cache.flush()
+        }
+        let journal = try Data(contentsOf: directory.url.appendingPathComponent(".journal"))
+        // Compacted once past 4096 lines: one line per entry plus the reads since.
+        #expect(journal.count / DiskCache.Journal.lineLength < 1000)
+        let reopened = try DiskCache(configuration: configuration(directory, clock: clock))
+        #expect(reopened.namesByRecency == ["c", "a", "b"].map(DiskCache.fileName(forKey:)))
     }
 
     @Test func servesReadsBeforeTheInitialScanFinishes() throws {

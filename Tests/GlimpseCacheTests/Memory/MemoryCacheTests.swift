@@ -134,9 +134,21 @@ struct MemoryCacheTests {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<5000 {
             let key = Int.random(in: 0..<40, using: &generator)
-            switch Int.random(in: 0..<4, using: &generator) {
+            switch Int.random(in: 0..<5, using: &generator) {
             case 0, 1:
                 list.insert(key, value: key, cost: 1, expiry: nil)
+                model.removeAll { $0 == key }
+                model.insert(key, at: 0)
+            case 4:
+                // Insert at a count limit: a new key takes the least recently used slot.
+                let limit = Int.random(in: 1...30, using: &generator)
+                let result = list.insert(key, value: key, cost: 1, expiry: nil, countLimit: limit)
+                if !model.contains(key), model.count >= limit, let evicted = model.last {
+                    #expect(result.evicted?.key == evicted)
+                    model.removeLast()
+                } else {
+                    #expect(result.evicted == nil)
+                }
                 model.removeAll { $0 == key }
                 model.insert(key, at: 0)
             case 2:
