@@ -36,7 +36,7 @@ public final class ImageManager: Sendable {
         if let early = earlyResult(request) { return try early.get() }
         // A caller cancelled before it got here must not start (or join) a job.
         if Task.isCancelled { throw .cancelled }
-        let holder = TaskHolder()
+        let holder = PendingCancellation<ImageTask> { $0.cancel() }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageResult, ImageLoadError>, Never>) in
                 let task = start(request, LoadCallbacks(completion: { continuation.resume(returning: $0) }))
@@ -138,32 +138,5 @@ extension ImageDownloadPriority {
         case .normal: .medium
         case .high, .veryHigh: .high
         }
-    }
-}
-
-/// Carries a task handle from the continuation to the cancellation handler,
-/// which may run before the handle exists.
-private final class TaskHolder: Sendable {
-    private struct Slot: Sendable {
-        var task: ImageTask?
-        var isCancelled = false
-    }
-
-    private let slot = Mutex(Slot())
-
-    func store(_ task: ImageTask) {
-        let cancelNow = slot.withLock { slot in
-            slot.task = task
-            return slot.isCancelled
-        }
-        if cancelNow { task.cancel() }
-    }
-
-    func cancel() {
-        let task = slot.withLock { slot in
-            slot.isCancelled = true
-            return slot.task
-        }
-        task?.cancel()
     }
 }

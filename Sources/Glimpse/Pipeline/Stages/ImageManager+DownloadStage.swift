@@ -1,4 +1,3 @@
-import Synchronization
 
 extension ImageManager {
     /// Stage 4: the bytes from the network, with progress (and partial images
@@ -21,7 +20,7 @@ extension ImageManager {
             download.decoding = ImageDownloadRequest.Decoding(options: request.options.decoding,
                                                                progressive: .interval(.milliseconds(100)))
         }
-        let holder = TokenHolder()
+        let holder = PendingCancellation<ImageDownloadToken> { $0.cancel() }
         let downloader = configuration.downloader
         let progress: @Sendable (Int64, Int64?) -> Void = { [self] received, expected in
             reportProgress(key, job: job, received: received, expected: expected)
@@ -54,31 +53,5 @@ extension ImageManager {
         case .success(let downloaded): return downloaded
         case .failure(let error): throw .download(error)
         }
-    }
-}
-
-/// Carries a download token to the cancellation handler, which may run before it exists.
-private final class TokenHolder: Sendable {
-    private struct Slot: Sendable {
-        var token: ImageDownloadToken?
-        var isCancelled = false
-    }
-
-    private let slot = Mutex(Slot())
-
-    func store(_ token: ImageDownloadToken) {
-        let cancelNow = slot.withLock { slot in
-            slot.token = token
-            return slot.isCancelled
-        }
-        if cancelNow { token.cancel() }
-    }
-
-    func cancel() {
-        let token = slot.withLock { slot in
-            slot.isCancelled = true
-            return slot.token
-        }
-        token?.cancel()
     }
 }
