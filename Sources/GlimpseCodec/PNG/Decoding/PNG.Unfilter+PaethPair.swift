@@ -1,0 +1,78 @@
+extension PNG.Unfilter {
+    /// Paeth (PNG §9.4) on two consecutive 1-byte-per-pixel rows at once.
+    ///
+    /// A single Paeth row of grey bytes is one dependency chain through every
+    /// byte (each byte's predictor needs the byte just decoded), so the CPU
+    /// waits on latency. The second row only needs the first row's bytes up to
+    /// its own column, so it runs one byte behind the first: the two chains are
+    /// independent within an iteration and execute side by side.
+    ///
+    /// The caller guarantees `first`, `second` and `prior` hold `count` bytes
+    /// each, `second` being the row directly below `first` with filter type 4.
+    @inline(never)
+    static func paethPair1(_ first: UnsafeMutablePointer<UInt8>, _ second: UnsafeMutablePointer<UInt8>,
+                           _ prior: UnsafePointer<UInt8>, count: Int) {
+        guard count > 0 else { return }
+        // Byte 0 has no left neighbour: the predictor is the byte above.
+        first[0] &+= prior[0]
+        second[0] &+= first[0]
+        guard count > 1 else { return }
+        var a0 = Int32(first[0]), c0 = Int32(prior[0])
+        let b = Int32(prior[1])
+        a0 = (Int32(first[1]) &+ predictor(a0, b, c0)) & 0xFF
+        first[1] = UInt8(truncatingIfNeeded: a0)
+        c0 = b
+        // Row 1 at byte j = i − 1: a1 = second[j − 1], b1 = first[j] (= a0), c1 = first[j − 1].
+        var a1 = Int32(second[0]), c1 = Int32(first[0])
+        var i = 2
+        while i < count {
+            let b0 = Int32(prior[i])
+            let b1 = a0
+            let n0 = (Int32(first[i]) &+ predictor(a0, b0, c0)) & 0xFF
+            let n1 = (Int32(second[i &- 1]) &+ predictor(a1, b1, c1)) & 0xFF
+            first[i] = UInt8(truncatingIfNeeded: n0)
+            second[i &- 1] = UInt8(truncatingIfNeeded: n1)
+            a0 = n0
+            c0 = b0
+            a1 = n1
+            c1 = b1
+            i &+= 1
+        }
+        let last = count &- 1
+        second[last] = UInt8(truncatingIfNeeded: (Int32(second[last]) &+ predictor(a1, a0, c1)) & 0xFF)
+    }
+
+    /// ``paethPair1(_:_:_:count:)`` for 2-byte pixels (and any `bpp`): the
+    /// second row runs one pixel behind the first, byte by byte.
+    @inline(never)
+    static func paethPair(_ first: UnsafeMutablePointer<UInt8>, _ second: UnsafeMutablePointer<UInt8>,
+                          _ prior: UnsafePointer<UInt8>, count: Int, bpp: Int) {
+        @inline(__always) func paeth(_ x: UInt8, _ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
+            UInt8(truncatingIfNeeded: Int32(x) &+ predictor(Int32(a), Int32(b), Int32(c)))
+        }
+        let head = min(bpp, count)
+        var i = 0
+        while i < head {
+            first[i] &+= prior[i]
+            second[i] &+= first[i]
+            i &+= 1
+        }
+        let lead = min(bpp &* 2, count)
+        while i < lead {
+            first[i] = paeth(first[i], first[i &- bpp], prior[i], prior[i &- bpp])
+            i &+= 1
+        }
+        // Every index stays in 0..<count: i < count and j = i − bpp ≥ bpp.
+        while i < count {
+            let j = i &- bpp
+            first[i] = paeth(first[i], first[j], prior[i], prior[j])
+            second[j] = paeth(second[j], second[j &- bpp], first[j], first[j &- bpp])
+            i &+= 1
+        }
+        var j = max(bpp, count &- bpp)
+        while j < count {
+            second[j] = paeth(second[j], second[j &- bpp], first[j], first[j &- bpp])
+            j &+= 1
+        }
+    }
+}
