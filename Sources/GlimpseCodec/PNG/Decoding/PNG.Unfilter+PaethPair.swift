@@ -75,4 +75,44 @@ extension PNG.Unfilter {
             j &+= 1
         }
     }
+
+    /// ``paethPair1(_:_:_:count:)`` for 4-byte pixels: one vector per pixel and
+    /// row, the second row one pixel behind the first. `count` is a multiple of 4.
+    @inline(never)
+    static func paethPair4(_ first: UnsafeMutablePointer<UInt8>, _ second: UnsafeMutablePointer<UInt8>,
+                           _ prior: UnsafePointer<UInt8>, count: Int) {
+        let pixels = count >> 2
+        guard pixels > 0 else { return }
+        let row0 = UnsafeMutableRawPointer(first), row1 = UnsafeMutableRawPointer(second)
+        let up = UnsafeRawPointer(prior)
+        @inline(__always) func load(_ raw: UnsafeRawPointer, _ pixel: Int) -> SIMD4<Int16> {
+            SIMD4<Int16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: pixel &<< 2, as: SIMD4<UInt8>.self))
+        }
+        @inline(__always) func store(_ value: SIMD4<Int16>, _ raw: UnsafeMutableRawPointer, _ pixel: Int) {
+            raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: value), toByteOffset: pixel &<< 2, as: SIMD4<UInt8>.self)
+        }
+        let zero = SIMD4<Int16>(repeating: 0)
+        // Pixel 0 has no left neighbour: a = c = 0 makes the predictor b.
+        var c0 = load(up, 0)
+        var a0 = (load(row0, 0) &+ simdPaeth(zero, c0, zero)) & 0xFF
+        store(a0, row0, 0)
+        // Row 1 at pixel j = k − 1: a1 = second[j − 1], b1 = first[j] (= a0), c1 = first[j − 1].
+        var a1 = zero, c1 = zero
+        var k = 1
+        // Pixels k and k − 1 lie inside both rows: 1 ≤ k < pixels = count / 4.
+        while k < pixels {
+            let b0 = load(up, k)
+            let b1 = a0
+            let n0 = (load(row0, k) &+ simdPaeth(a0, b0, c0)) & 0xFF
+            let n1 = (load(row1, k &- 1) &+ simdPaeth(a1, b1, c1)) & 0xFF
+            store(n0, row0, k)
+            store(n1, row1, k &- 1)
+            a0 = n0
+            c0 = b0
+            a1 = n1
+            c1 = b1
+            k &+= 1
+        }
+        store((load(row1, pixels &- 1) &+ simdPaeth(a1, a0, c1)) & 0xFF, row1, pixels &- 1)
+    }
 }
