@@ -155,7 +155,7 @@ extension PNG {
                             let following = next &+ stride
                             if unfiltered {
                                 unfiltered = false
-                            } else if bpp <= 2 || (bpp == 4 && pass.rowBytes & 3 == 0), base[next] == 4,
+                            } else if bpp != 3 && bpp <= 8 && pass.rowBytes % bpp == 0, base[next] == 4,
                                       rowInPass &+ 1 < pass.height, filled &- following >= stride, base[following] == 4 {
                                 // Both rows are complete in the window and in the same pass.
                                 let second = base + (following &+ 1)
@@ -163,6 +163,8 @@ extension PNG {
                                     Unfilter.paethPair1(row, second, above, count: pass.rowBytes)
                                 } else if bpp == 4 {
                                     Unfilter.paethPair4(row, second, above, count: pass.rowBytes)
+                                } else if bpp >= 6 {
+                                    Unfilter.paethPair8(row, second, above, count: pass.rowBytes, bpp: bpp)
                                 } else {
                                     Unfilter.paethPair(row, second, above, count: pass.rowBytes, bpp: bpp)
                                 }

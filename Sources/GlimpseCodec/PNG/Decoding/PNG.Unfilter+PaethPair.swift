@@ -115,4 +115,59 @@ extension PNG.Unfilter {
         }
         store((load(row1, pixels &- 1) &+ simdPaeth(a1, a0, c1)) & 0xFF, row1, pixels &- 1)
     }
+
+    /// ``paethPair4(_:_:_:count:)`` for 6- and 8-byte pixels (RGB16, RGBA16).
+    /// `count` is a multiple of `bpp`; 6-byte pixels are read and written as
+    /// 4 + 2 bytes so that nothing past the row is touched.
+    @inline(never)
+    static func paethPair8(_ first: UnsafeMutablePointer<UInt8>, _ second: UnsafeMutablePointer<UInt8>,
+                           _ prior: UnsafePointer<UInt8>, count: Int, bpp: Int) {
+        let pixels = count / bpp
+        guard pixels > 0 else { return }
+        let row0 = UnsafeMutableRawPointer(first), row1 = UnsafeMutableRawPointer(second)
+        let up = UnsafeRawPointer(prior)
+        // Every access covers bytes pixel·bpp ..< (pixel + 1)·bpp ≤ count.
+        @inline(__always) func load(_ raw: UnsafeRawPointer, _ pixel: Int) -> SIMD8<Int16> {
+            let offset = pixel &* bpp
+            let bytes: UInt64
+            if bpp == 8 {
+                bytes = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            } else {
+                bytes = UInt64(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                    | UInt64(raw.loadUnaligned(fromByteOffset: offset &+ 4, as: UInt16.self)) << 32
+            }
+            return SIMD8<Int16>(truncatingIfNeeded: unsafeBitCast(bytes, to: SIMD8<UInt8>.self))
+        }
+        @inline(__always) func store(_ value: SIMD8<Int16>, _ raw: UnsafeMutableRawPointer, _ pixel: Int) {
+            let offset = pixel &* bpp
+            let bytes = unsafeBitCast(SIMD8<UInt8>(truncatingIfNeeded: value), to: UInt64.self)
+            if bpp == 8 {
+                raw.storeBytes(of: bytes, toByteOffset: offset, as: UInt64.self)
+            } else {
+                raw.storeBytes(of: UInt32(truncatingIfNeeded: bytes), toByteOffset: offset, as: UInt32.self)
+                raw.storeBytes(of: UInt16(truncatingIfNeeded: bytes >> 32), toByteOffset: offset &+ 4, as: UInt16.self)
+            }
+        }
+        let zero = SIMD8<Int16>(repeating: 0)
+        // Lanes past `bpp` are loaded as 0 and stay 0 through the arithmetic.
+        var c0 = load(up, 0)
+        var a0 = (load(row0, 0) &+ simdPaeth(zero, c0, zero)) & 0xFF
+        store(a0, row0, 0)
+        var a1 = zero, c1 = zero
+        var k = 1
+        while k < pixels {
+            let b0 = load(up, k)
+            let b1 = a0
+            let n0 = (load(row0, k) &+ simdPaeth(a0, b0, c0)) & 0xFF
+            let n1 = (load(row1, k &- 1) &+ simdPaeth(a1, b1, c1)) & 0xFF
+            store(n0, row0, k)
+            store(n1, row1, k &- 1)
+            a0 = n0
+            c0 = b0
+            a1 = n1
+            c1 = b1
+            k &+= 1
+        }
+        store((load(row1, pixels &- 1) &+ simdPaeth(a1, a0, c1)) & 0xFF, row1, pixels &- 1)
+    }
 }
