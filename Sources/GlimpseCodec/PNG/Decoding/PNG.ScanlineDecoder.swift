@@ -155,19 +155,10 @@ extension PNG {
                             let following = next &+ stride
                             if unfiltered {
                                 unfiltered = false
-                            } else if bpp != 3 && bpp <= 8 && pass.rowBytes % bpp == 0, base[next] == 4,
-                                      rowInPass &+ 1 < pass.height, filled &- following >= stride, base[following] == 4 {
+                            } else if rowInPass &+ 1 < pass.height, filled &- following >= stride, base[next] == base[following],
+                                      Unfilter.canPair(base[next], count: pass.rowBytes, bpp: bpp) {
                                 // Both rows are complete in the window and in the same pass.
-                                let second = base + (following &+ 1)
-                                if bpp == 1 {
-                                    Unfilter.paethPair1(row, second, above, count: pass.rowBytes)
-                                } else if bpp == 4 {
-                                    Unfilter.paethPair4(row, second, above, count: pass.rowBytes)
-                                } else if bpp >= 6 {
-                                    Unfilter.paethPair8(row, second, above, count: pass.rowBytes, bpp: bpp)
-                                } else {
-                                    Unfilter.paethPair(row, second, above, count: pass.rowBytes, bpp: bpp)
-                                }
+                                Unfilter.pair(base[next], row, base + (following &+ 1), above, count: pass.rowBytes, bpp: bpp)
                                 unfiltered = true
                             } else {
                                 do throws(DecodingError) {

@@ -170,4 +170,78 @@ extension PNG.Unfilter {
         }
         store((load(row1, pixels &- 1) &+ simdPaeth(a1, a0, c1)) & 0xFF, row1, pixels &- 1)
     }
+
+    /// Average (PNG §9.3) on two consecutive RGB8 rows, the second one pixel
+    /// behind the first: six byte chains side by side instead of three.
+    /// `count` is a multiple of 3.
+    @inline(never)
+    static func averagePair3(_ first: UnsafeMutablePointer<UInt8>, _ second: UnsafeMutablePointer<UInt8>,
+                             _ prior: UnsafePointer<UInt8>, count: Int) {
+        @inline(__always) func average(_ x: UInt8, _ a: UInt16, _ b: UInt16) -> UInt16 {
+            (UInt16(x) &+ ((a &+ b) >> 1)) & 0xFF
+        }
+        let pixels = count / 3
+        guard pixels > 0 else { return }
+        // First row, pixel 0: no left neighbour.
+        var p0 = average(first[0], 0, UInt16(prior[0]))
+        var p1 = average(first[1], 0, UInt16(prior[1]))
+        var p2 = average(first[2], 0, UInt16(prior[2]))
+        first[0] = UInt8(truncatingIfNeeded: p0)
+        first[1] = UInt8(truncatingIfNeeded: p1)
+        first[2] = UInt8(truncatingIfNeeded: p2)
+        // p: first row at pixel k − 1; q: second row at pixel k − 2 (0 before pixel 0).
+        var q0: UInt16 = 0, q1: UInt16 = 0, q2: UInt16 = 0
+        var k = 1
+        // i = 3k and j = i − 3 address whole pixels inside both rows: k < pixels = count / 3.
+        while k < pixels {
+            let i = k &* 3, j = i &- 3
+            let n0 = average(first[i], p0, UInt16(prior[i]))
+            let n1 = average(first[i &+ 1], p1, UInt16(prior[i &+ 1]))
+            let n2 = average(first[i &+ 2], p2, UInt16(prior[i &+ 2]))
+            let m0 = average(second[j], q0, p0)
+            let m1 = average(second[j &+ 1], q1, p1)
+            let m2 = average(second[j &+ 2], q2, p2)
+            first[i] = UInt8(truncatingIfNeeded: n0)
+            first[i &+ 1] = UInt8(truncatingIfNeeded: n1)
+            first[i &+ 2] = UInt8(truncatingIfNeeded: n2)
+            second[j] = UInt8(truncatingIfNeeded: m0)
+            second[j &+ 1] = UInt8(truncatingIfNeeded: m1)
+            second[j &+ 2] = UInt8(truncatingIfNeeded: m2)
+            p0 = n0
+            p1 = n1
+            p2 = n2
+            q0 = m0
+            q1 = m1
+            q2 = m2
+            k &+= 1
+        }
+        let j = (pixels &- 1) &* 3
+        second[j] = UInt8(truncatingIfNeeded: average(second[j], q0, p0))
+        second[j &+ 1] = UInt8(truncatingIfNeeded: average(second[j &+ 1], q1, p1))
+        second[j &+ 2] = UInt8(truncatingIfNeeded: average(second[j &+ 2], q2, p2))
+    }
+
+    /// Whether two consecutive rows with the same `filter` can go through
+    /// ``pair(_:_:_:_:count:bpp:)``.
+    static func canPair(_ filter: UInt8, count: Int, bpp: Int) -> Bool {
+        guard bpp > 0, count % bpp == 0 else { return false }
+        switch filter {
+        case 3: return bpp == 3
+        case 4: return bpp != 3 && bpp <= 8
+        default: return false
+        }
+    }
+
+    /// Unfilters two consecutive rows that both use `filter`, where
+    /// ``canPair(_:count:bpp:)`` allowed it.
+    static func pair(_ filter: UInt8, _ first: UnsafeMutablePointer<UInt8>, _ second: UnsafeMutablePointer<UInt8>,
+                     _ prior: UnsafePointer<UInt8>, count: Int, bpp: Int) {
+        switch (filter, bpp) {
+        case (3, _): averagePair3(first, second, prior, count: count)
+        case (_, 1): paethPair1(first, second, prior, count: count)
+        case (_, 4): paethPair4(first, second, prior, count: count)
+        case (_, 6), (_, 8): paethPair8(first, second, prior, count: count, bpp: bpp)
+        default: paethPair(first, second, prior, count: count, bpp: bpp)
+        }
+    }
 }
