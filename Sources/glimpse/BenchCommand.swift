@@ -52,6 +52,9 @@ struct BenchCommand: ParsableCommand {
         var times: [Double] = []
         var last: Image?
         for _ in 0..<iterations {
+            // Free the previous result before the next decode, as refdecode does: holding it
+            // makes malloc hand back freshly mapped pages (page faults) on every other run.
+            last = nil
             let start = clock.now
             do throws(DecodingError) {
                 last = try decode(bytes, options: options)

@@ -140,6 +140,8 @@ extension PNG {
             let filled = self.filled
             var next = self.next, prior = self.prior
             var passIndex = self.passIndex, rowInPass = self.rowInPass, rowsDone = self.rowsDone
+            // The row at `next` was already unfiltered together with the one above it.
+            var unfiltered = false
             window.withUnsafeMutableBufferPointer { w in
                 zeros.withUnsafeBufferPointer { z in
                     pixels.bytes.withUnsafeMutableBytes { out in
@@ -150,12 +152,22 @@ extension PNG {
                             guard filled &- next >= stride else { return }
                             let row = base + (next &+ 1)
                             let above = prior >= 0 ? UnsafePointer(base + (prior &+ 1)) : zero
-                            do throws(DecodingError) {
-                                // `row` and `above` hold `rowBytes` bytes each: complete rows of the window, or `zeros`.
-                                try Unfilter.apply(base[next], row: row, prior: above, count: pass.rowBytes, bpp: bpp)
-                            } catch {
-                                failure = error
-                                return
+                            let following = next &+ stride
+                            if unfiltered {
+                                unfiltered = false
+                            } else if rowInPass &+ 1 < pass.height, filled &- following >= stride, base[next] == base[following],
+                                      Unfilter.canPair(base[next], count: pass.rowBytes, bpp: bpp) {
+                                // Both rows are complete in the window and in the same pass.
+                                Unfilter.pair(base[next], row, base + (following &+ 1), above, count: pass.rowBytes, bpp: bpp)
+                                unfiltered = true
+                            } else {
+                                do throws(DecodingError) {
+                                    // `row` and `above` hold `rowBytes` bytes each: complete rows of the window, or `zeros`.
+                                    try Unfilter.apply(base[next], row: row, prior: above, count: pass.rowBytes, bpp: bpp)
+                                } catch {
+                                    failure = error
+                                    return
+                                }
                             }
                             let y = pass.y0 &+ rowInPass &* pass.dy
                             let offset = (y &* width &+ pass.x0) &* outBpp
