@@ -80,9 +80,9 @@ extension JPEG {
         @inline(__always)
         static func clamp(_ v: Int) -> Int { v < 0 ? 0 : (v > 255 ? 255 : v) }
 
-        /// Clamps lanes to 0…255 with masks (the generic `clamped` is not inlined).
+        /// Clamps to 0…255 with masks rather than branches, so that loops using it vectorise.
         @inline(__always)
-        static func clamp(_ v: SIMD8<Int32>) -> SIMD8<Int32> {
+        static func clamp32(_ v: Int32) -> Int32 {
             let positive = v & ~(v &>> 31)
             let over = positive &- 255
             return positive &- (over & ~(over &>> 31))
@@ -104,33 +104,19 @@ extension JPEG {
 
         static func convertYCbCr(_ y: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>,
                                  width: Int, out: UnsafeMutablePointer<UInt8>) {
-            var x = 0
-            // Eight pixels at a time in 32-bit lanes; same arithmetic as the scalar tail.
-            while x &+ 8 <= width {
-                let yv = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(y + x).loadUnaligned(as: SIMD8<UInt8>.self))
-                let cbv = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(cb + x).loadUnaligned(as: SIMD8<UInt8>.self)) &- 128
-                let crv = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(cr + x).loadUnaligned(as: SIMD8<UInt8>.self)) &- 128
-                let r = clamp(yv &+ crv &+ ((crv &* 26345 &+ 32768) &>> 16))
-                let g = clamp(yv &- crv &+ ((crv &* 18734 &- cbv &* 22554 &+ 32768) &>> 16))
-                let b = clamp(yv &+ cbv &+ cbv &+ ((cbv &* -14942 &+ 32768) &>> 16))
-                // One 32-bit RGBA word per lane, little-endian byte order r, g, b, a.
-                let rgba = SIMD8<UInt32>(truncatingIfNeeded: r) | (SIMD8<UInt32>(truncatingIfNeeded: g) &<< 8)
-                    | (SIMD8<UInt32>(truncatingIfNeeded: b) &<< 16) | SIMD8<UInt32>(repeating: 0xFF00_0000)
-                #if _endian(big)
-                let word = SIMD8<UInt32>((0..<8).map { rgba[$0].byteSwapped })
-                #else
-                let word = rgba
-                #endif
-                // `x + 8 <= width`: the 32 bytes lie inside the row.
-                UnsafeMutableRawPointer(out + 4 &* x).storeBytes(of: word, as: SIMD8<UInt32>.self)
-                x &+= 8
-            }
-            while x < width {
-                let (r, g, b) = ycc(Int(y[x]), Int(cb[x]), Int(cr[x]))
-                let o = out + 4 &* x
-                o[0] = UInt8(truncatingIfNeeded: r); o[1] = UInt8(truncatingIfNeeded: g)
-                o[2] = UInt8(truncatingIfNeeded: b); o[3] = 255
-                x &+= 1
+            // A plain loop over 32-bit integers, one RGBA word stored per pixel: LLVM vectorises it
+            // (widening loads, pmulld/pmaddwd, pminsd/pmaxsd). Explicit `SIMD8` code was slower
+            // because its conversions from `SIMD8<UInt8>` were not inlined (perf: ~29 % of a decode).
+            let words = UnsafeMutableRawPointer(out)
+            for x in 0..<width {
+                let yy = Int32(y[x]), cbc = Int32(cb[x]) &- 128, crc = Int32(cr[x]) &- 128
+                let r = clamp32(yy &+ crc &+ ((26345 &* crc &+ 32768) &>> 16))
+                let g = clamp32(yy &- crc &+ ((18734 &* crc &- 22554 &* cbc &+ 32768) &>> 16))
+                let b = clamp32(yy &+ cbc &+ cbc &+ ((-14942 &* cbc &+ 32768) &>> 16))
+                let word = UInt32(truncatingIfNeeded: r) | UInt32(truncatingIfNeeded: g) &<< 8
+                    | UInt32(truncatingIfNeeded: b) &<< 16 | 0xFF00_0000
+                // `x < width`: the four bytes lie inside the row.
+                words.storeBytes(of: UInt32(littleEndian: word), toByteOffset: 4 &* x, as: UInt32.self)
             }
         }
     }
