@@ -131,10 +131,12 @@ extension JPEG {
                 let b = clamp16(yy &+ cb2 &+ ((mulhi(cb2, -14942) &+ 1) &>> 1))
                 let carry = Int16(bitPattern: (low15(crc, 18734) &+ low15(cbc, -22554)) &>> 15)
                 let g = clamp16(yy &- crc &+ ((mulhi(cr2, 18734) &+ mulhi(cb2, -22554) &+ carry &+ 1) &>> 1))
-                let word = UInt32(UInt16(bitPattern: r)) | UInt32(UInt16(bitPattern: g)) &<< 8
-                    | UInt32(UInt16(bitPattern: b)) &<< 16 | 0xFF00_0000
+                // Two 16-bit halves (r, g) and (b, 255) keep every lane 16 bits wide.
+                let rg = UInt16(bitPattern: r) | UInt16(bitPattern: g) &<< 8
+                let ba = UInt16(bitPattern: b) | 0xFF00
                 // `x < width`: the four bytes lie inside the row.
-                words.storeBytes(of: UInt32(littleEndian: word), toByteOffset: 4 &* x, as: UInt32.self)
+                words.storeBytes(of: UInt16(littleEndian: rg), toByteOffset: 4 &* x, as: UInt16.self)
+                words.storeBytes(of: UInt16(littleEndian: ba), toByteOffset: 4 &* x &+ 2, as: UInt16.self)
             }
         }
     }
