@@ -34,10 +34,11 @@ extension JPEG {
                 let y = rows[0]
                 let words = UnsafeMutableRawPointer(out)
                 for x in 0..<width {
-                    // One RGBA word per pixel (little-endian r, g, b, a): a loop the compiler vectorises.
-                    let v = UInt32(y[x])
-                    let word = v | v &<< 8 | v &<< 16 | 0xFF00_0000
-                    words.storeBytes(of: UInt32(littleEndian: word), toByteOffset: 4 &* x, as: UInt32.self)
+                    // Two 16-bit halves per pixel (r, g) and (b, a): 16-bit lanes let the compiler
+                    // vectorise eight pixels per register rather than four with a 32-bit word.
+                    let v = UInt16(y[x])
+                    words.storeBytes(of: UInt16(littleEndian: v | v &<< 8), toByteOffset: 4 &* x, as: UInt16.self)
+                    words.storeBytes(of: UInt16(littleEndian: v | 0xFF00), toByteOffset: 4 &* x &+ 2, as: UInt16.self)
                 }
             case .rgb:
                 let r = rows[0], g = rows[1], b = rows[2]
