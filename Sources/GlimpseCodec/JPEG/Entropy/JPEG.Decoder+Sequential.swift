@@ -252,7 +252,17 @@ extension JPEG.Decoder {
             reader.consume(entry &>> 8)
             return entry & 0xFF
         }
-        return reader.decodeSlow(table)
+        // By value, for the same reason as `BitReader.refill`.
+        let (value, next) = slowSymbol(reader, table)
+        reader = next
+        return value
+    }
+
+    @inline(never)
+    static func slowSymbol(_ reader: JPEG.BitReader, _ table: UnsafePointer<Int32>) -> (Int, JPEG.BitReader) {
+        var reader = reader
+        let value = reader.decodeSlow(table)
+        return (value, reader)
     }
 
     /// `size` (0…15) magnitude bits from a buffer holding them, extended to a signed value (F.2.2.1).
