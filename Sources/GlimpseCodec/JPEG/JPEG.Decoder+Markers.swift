@@ -148,7 +148,7 @@ extension JPEG.Decoder {
                     self.layout = layout
                 }
                 planes = [UInt8](repeating: 0, count: layout.planeBytes)
-                output = [UInt8](repeating: 0, count: layout.outputWidth * layout.outputHeight * 4)
+                output = JPEG.uninitializedBytes(count: layout.outputWidth * layout.outputHeight * 4)
             }
         }
         for component in header.components {

@@ -164,7 +164,7 @@ extension JPEG {
             if frame.progressive {
                 let smoothing = JPEG.BlockSmoothing.applies(coefficientBits: coefficientBits, quant: componentQuant,
                                                             components: layout.components.count)
-                pixels = [UInt8](repeating: 0, count: layout.outputWidth * layout.outputHeight * 4)
+                pixels = JPEG.uninitializedBytes(count: layout.outputWidth * layout.outputHeight * 4)
                 // MCU row by MCU row through ring planes: transform, then convert the rows that are ready.
                 let ring = layout.withRingPlanes()
                 var ringPlanes = [UInt8](repeating: 0, count: ring.planeBytes)
@@ -202,13 +202,23 @@ extension JPEG {
                                         rendered = ready
                                     }
                                 }
+                                // Every byte must be written: clear whatever was not rendered.
+                                let written = rendered * ring.outputWidth * 4
+                                (o + written).update(repeating: 0, count: out.count - written)
                             }
                         }
                     }
                 }
             } else {
-                // Rows not decoded yet stay transparent black.
+                // Rows not decoded yet are transparent black; `output` holds uninitialised bytes there.
                 pixels = output
+                let written = min(rowsRendered, layout.outputHeight) * layout.outputWidth * 4
+                if written < pixels.count {
+                    pixels.withUnsafeMutableBufferPointer { out in
+                        // `written` < `out.count`, checked just above.
+                        out.baseAddress.map { ($0 + written).update(repeating: 0, count: out.count - written) }
+                    }
+                }
             }
             guard let buffer = PixelBuffer(width: layout.outputWidth, height: layout.outputHeight, format: .rgba8, bytes: pixels) else {
                 return nil

@@ -52,11 +52,15 @@ extension JPEG {
             var value = Int(input[0])
             out[0] = input[0]
             out[1] = UInt8(truncatingIfNeeded: (value &* 3 &+ Int(input[1]) &+ 2) &>> 2)
+            // 16-bit lanes and one 16-bit store per output pair, so LLVM vectorises eight at a time.
+            let pairs = UnsafeMutableRawPointer(out)
             var x = 1
             while x < width &- 1 {
-                value = Int(input[x]) &* 3
-                out[2 &* x] = UInt8(truncatingIfNeeded: (value &+ Int(input[x &- 1]) &+ 1) &>> 2)
-                out[2 &* x &+ 1] = UInt8(truncatingIfNeeded: (value &+ Int(input[x &+ 1]) &+ 2) &>> 2)
+                let three = Int16(input[x]) &* 3
+                let even = UInt16(bitPattern: (three &+ Int16(input[x &- 1]) &+ 1) &>> 2)
+                let odd = UInt16(bitPattern: (three &+ Int16(input[x &+ 1]) &+ 2) &>> 2)
+                // `x < width - 1`: bytes 2x and 2x + 1 lie inside the 2·width output.
+                pairs.storeBytes(of: UInt16(littleEndian: even | odd &<< 8), toByteOffset: 2 &* x, as: UInt16.self)
                 x &+= 1
             }
             value = Int(input[width &- 1])
@@ -75,14 +79,19 @@ extension JPEG {
                 // `sums` has width + 2 slots: [0] and [width + 1] replicate the edges.
                 let sum = sums.baseAddress.unsafelyUnwrapped + 1
                 for x in 0..<width {
-                    sum[x] = Int16(truncatingIfNeeded: Int(near[x]) &* 3 &+ Int(far[x]))
+                    sum[x] = Int16(near[x]) &* 3 &+ Int16(far[x])
                 }
                 sum[-1] = sum[0]
                 sum[width] = sum[width &- 1]
+                // 16-bit lanes throughout (3·1020 + 1020 + 8 < 2^15), and each output pair
+                // stored as one 16-bit word, so LLVM vectorises eight columns at a time.
+                let pairs = UnsafeMutableRawPointer(out)
                 for x in 0..<width {
-                    let this = Int32(sum[x]) &* 3
-                    out[2 &* x] = UInt8(truncatingIfNeeded: (this &+ Int32(sum[x &- 1]) &+ 8) &>> 4)
-                    out[2 &* x &+ 1] = UInt8(truncatingIfNeeded: (this &+ Int32(sum[x &+ 1]) &+ 7) &>> 4)
+                    let this = sum[x] &* 3
+                    let even = UInt16(bitPattern: (this &+ sum[x &- 1] &+ 8) &>> 4)
+                    let odd = UInt16(bitPattern: (this &+ sum[x &+ 1] &+ 7) &>> 4)
+                    // `x < width`: bytes 2x and 2x + 1 lie inside the 2·width output.
+                    pairs.storeBytes(of: UInt16(littleEndian: even | odd &<< 8), toByteOffset: 2 &* x, as: UInt16.self)
                 }
             }
         }

@@ -42,7 +42,16 @@ extension JPEG {
                     return
                 }
             }
-            refillSlow(bytes, final: final)
+            // By value, not `inout`: a call that took the reader's address would pin the
+            // caller's copy in memory for the whole decode loop (a load and store per symbol).
+            self = Self.refilledSlow(self, bytes, final: final)
+        }
+
+        @inline(never)
+        static func refilledSlow(_ reader: BitReader, _ bytes: UnsafeBufferPointer<UInt8>, final: Bool) -> BitReader {
+            var reader = reader
+            reader.refillSlow(bytes, final: final)
+            return reader
         }
 
         mutating func refillSlow(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool) {

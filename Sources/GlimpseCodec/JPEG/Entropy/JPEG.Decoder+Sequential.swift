@@ -148,6 +148,16 @@ extension JPEG.Decoder {
         // A local copy lives in registers; the scan state is written back on every exit.
         var reader = scan.reader
         defer { scan.reader = reader }
+        // First plane row of this block row per component, wrapped into the ring once here
+        // rather than with a division per block: a ring holds whole block rows, so the
+        // `v` block rows of an MCU never wrap.
+        var rowBase = SIMD4<Int>()
+        for i in 0..<min(count, 4) {
+            let c = components[i]
+            var y = row * (interleaved ? c.v : 1) * c.blockSize
+            if c.ringRows > 0 { y %= c.ringRows }
+            rowBase[i] = y
+        }
         for column in 0..<columns {
             if restartInterval > 0 {
                 if scan.restartsLeft == 0 {
@@ -170,8 +180,7 @@ extension JPEG.Decoder {
                         guard nonZeroAC >= 0 else { return .badCode }
                         // `plane` is set for every component of a sequential scan.
                         let x = (column * h + bx) * size
-                        var y = (row * v + by) * size
-                        if c.ringRows > 0 { y %= c.ringRows }
+                        let y = rowBase[i] &+ by &* size
                         let out = c.plane.unsafelyUnwrapped + y * c.planeStride + x
                         if nonZeroAC == 0 {
                             JPEG.IDCT.fill(size: size, JPEG.IDCT.dcOnlyValue(block[0], c.quant[0]), out, c.planeStride)
@@ -243,7 +252,17 @@ extension JPEG.Decoder {
             reader.consume(entry &>> 8)
             return entry & 0xFF
         }
-        return reader.decodeSlow(table)
+        // By value, for the same reason as `BitReader.refill`.
+        let (value, next) = slowSymbol(reader, table)
+        reader = next
+        return value
+    }
+
+    @inline(never)
+    static func slowSymbol(_ reader: JPEG.BitReader, _ table: UnsafePointer<Int32>) -> (Int, JPEG.BitReader) {
+        var reader = reader
+        let value = reader.decodeSlow(table)
+        return (value, reader)
     }
 
     /// `size` (0…15) magnitude bits from a buffer holding them, extended to a signed value (F.2.2.1).
