@@ -21,6 +21,19 @@ func payload(key: String, generation: Int, size: Int) -> Data {
     return Data(bytes)
 }
 
+/// The key and generation of a payload's "key=<key>;gen=<gen>;" prefix, parsed as bytes (the
+/// random bytes after it may begin with a combining mark that a `String` would merge with `;`).
+func parsePrefix(_ data: Data) -> (key: String, generation: Int)? {
+    let bytes = [UInt8](data.prefix(64))
+    let separator = UInt8(ascii: ";")
+    guard let first = bytes.firstIndex(of: separator),
+          let second = bytes[(first + 1)...].firstIndex(of: separator),
+          bytes[..<first].starts(with: "key=".utf8), bytes[(first + 1)..<second].starts(with: "gen=".utf8),
+          let generation = Int(String(decoding: bytes[(first + 5)..<second], as: UTF8.self))
+    else { return nil }
+    return (String(decoding: bytes[4..<first], as: UTF8.self), generation)
+}
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))
     exit(2)
@@ -68,12 +81,12 @@ case "write":
         }
         // Read back another key now and then: a torn entry written by the other process would
         // show up here as a mismatch.
-        if index % 5 == 0, let data = cache.data(forKey: "k\((index * 7) % keys)"),
-           let text = String(data: data.prefix(64), encoding: .isoLatin1),
-           let keyPart = text.split(separator: ";").first, let genPart = text.split(separator: ";").dropFirst().first,
-           let generation = Int(genPart.dropFirst(4)),
-           data != payload(key: String(keyPart.dropFirst(4)), generation: generation, size: data.count) {
-            fail("torn entry read back for k\((index * 7) % keys)")
+        let other = "k\((index * 7) % keys)"
+        if index % 5 == 0, let data = cache.data(forKey: other) {
+            guard let (key, generation) = parsePrefix(data), key == other,
+                  data == payload(key: key, generation: generation, size: data.count) else {
+                fail("torn entry read back for \(other)")
+            }
         }
     }
     cache.flush()

@@ -16,10 +16,21 @@ enum StressPayload {
 
     /// Whether `data` is exactly a payload for `key` (any generation).
     static func isValid(_ data: Data, key: String) -> Bool {
-        let prefix = String(decoding: data.prefix(64), as: UTF8.self)
-        let fields = prefix.split(separator: ";")
-        guard fields.count >= 2, fields[0] == "key=\(key)", fields[1].hasPrefix("gen="),
-              let generation = Int(fields[1].dropFirst(4)) else { return false }
+        guard let (stored, generation) = parsePrefix(data), stored == key else { return false }
         return data == make(key: key, generation: generation, size: data.count)
+    }
+
+    /// The key and generation of "key=<key>;gen=<gen>;", read as bytes: the random bytes that
+    /// follow may start with a combining mark, which a `String` would merge with the `;` into
+    /// one grapheme cluster and so hide the separator.
+    static func parsePrefix(_ data: Data) -> (key: String, generation: Int)? {
+        let bytes = [UInt8](data.prefix(64))
+        let separator = UInt8(ascii: ";")
+        guard let first = bytes.firstIndex(of: separator),
+              let second = bytes[(first + 1)...].firstIndex(of: separator),
+              bytes[..<first].starts(with: "key=".utf8), bytes[(first + 1)..<second].starts(with: "gen=".utf8),
+              let generation = Int(String(decoding: bytes[(first + 5)..<second], as: UTF8.self))
+        else { return nil }
+        return (String(decoding: bytes[4..<first], as: UTF8.self), generation)
     }
 }
