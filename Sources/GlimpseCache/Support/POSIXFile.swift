@@ -22,34 +22,32 @@ enum POSIXFile {
 
     /// Reads exactly `count` bytes at `offset`; `false` on error or early end of file.
     static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, offset: Int) -> Bool {
-        var done = 0
-        while done < count {
-            let result = pread(fd, buffer + done, count - done, off_t(offset + done))
-            if result > 0 {
-                done += result
-            } else if result < 0 && errno == EINTR {
-                continue
-            } else {
-                return false
-            }
-        }
-        return true
+        transferFully(count) { done in pread(fd, buffer + done, count - done, off_t(offset + done)) }
     }
 
     /// Writes all bytes of every buffer in order; `false` on error.
     static func writeFully(_ fd: Int32, _ buffers: [UnsafeRawBufferPointer]) -> Bool {
         for buffer in buffers {
             guard let base = buffer.baseAddress else { continue }
-            var done = 0
-            while done < buffer.count {
-                let result = Glibc.write(fd, base + done, buffer.count - done)
-                if result > 0 {
-                    done += result
-                } else if result < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return false
-                }
+            guard transferFully(buffer.count, { done in Glibc.write(fd, base + done, buffer.count - done) }) else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Repeats `transfer(done)` until `count` bytes have moved: `read`/`write` may move fewer
+    /// bytes than asked, or be interrupted by a signal (`EINTR`). `false` on error or end of file.
+    private static func transferFully(_ count: Int, _ transfer: (_ done: Int) -> Int) -> Bool {
+        var done = 0
+        while done < count {
+            let result = transfer(done)
+            if result > 0 {
+                done += result
+            } else if result < 0 && errno == EINTR {
+                continue
+            } else {
+                return false
             }
         }
         return true
