@@ -29,6 +29,9 @@ public final class ImageDownloader: Sendable {
     /// For requests with ``ImageDownloadRequest/Options/handleCookies``.
     let cookieSession: URLSession
     let state: Mutex<State>
+    /// How many event streams are open, readable without the state lock:
+    /// ``emit(_:)`` runs several times per transfer and usually has no observer.
+    let observerCount = Atomic<Int>(0)
     let callbacks = DispatchQueue(label: "Glimpse.ImageDownloader.callbacks")
     /// Decoding and file reads. Dispatch rather than tasks: synchronous,
     /// possibly long work must not occupy the cooperative pool (and must not
@@ -135,7 +138,7 @@ public final class ImageDownloader: Sendable {
             var toStart: [Int] = []
             if attached.isNew {
                 toStart = state.queue.enqueue(attached.transfer, priority: request.priority)
-            } else if let priority = state.registry.transfers[attached.transfer]?.priority {
+            } else if let priority = state.registry.read(attached.transfer, { $0.priority }) {
                 state.queue.setPriority(attached.transfer, priority)
             }
             if let decoding = request.decoding, let throttle = decoding.progressive {
@@ -262,7 +265,10 @@ public final class ImageDownloader: Sendable {
     public func invalidate() {
         let observers = state.withLock { state in
             state.isInvalidated = true
-            defer { state.observers = [:] }
+            defer {
+                state.observers = [:]
+                observerCount.store(0, ordering: .releasing)
+            }
             return Array(state.observers.values)
         }
         cancelAll()
@@ -280,6 +286,7 @@ public final class ImageDownloader: Sendable {
             let id = state.nextObserver
             state.nextObserver += 1
             state.observers[id] = continuation
+            observerCount.store(state.observers.count, ordering: .releasing)
             return id
         }
         guard let registered else {
@@ -287,14 +294,20 @@ public final class ImageDownloader: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.observers.removeValue(forKey: registered) }
+            guard let self else { return }
+            state.withLock { state in
+                state.observers.removeValue(forKey: registered)
+                observerCount.store(state.observers.count, ordering: .releasing)
+            }
         }
         return stream
     }
 
     func emit(_ event: ImageDownloadEvent) {
-        let observers = state.withLock { $0.observers.isEmpty ? [] : Array($0.observers.values) }
-        for observer in observers { observer.yield(event) }
+        if observerCount.load(ordering: .acquiring) > 0 {
+            let observers = state.withLock { Array($0.observers.values) }
+            for observer in observers { observer.yield(event) }
+        }
         guard let center = configuration.notificationCenter else { return }
         let (name, url): (Notification.Name, URL) = switch event {
         case .started(let url): (.glimpseDownloadStart, url)
