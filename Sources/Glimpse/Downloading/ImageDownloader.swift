@@ -72,10 +72,8 @@ public final class ImageDownloader: Sendable {
         state = Mutex(State(queue: DownloadQueue(maximumConcurrent: configuration.maximumConcurrentDownloads,
                                                  order: configuration.executionOrder)))
         let bridge = SessionDelegateBridge()
-        let delegateQueue = OperationQueue()
-        delegateQueue.name = "Glimpse.ImageDownloader.session"
         // Serial: a transfer's events arrive in order and never overlap.
-        delegateQueue.maxConcurrentOperationCount = 1
+        let delegateQueue = SessionDelegateQueue(label: "Glimpse.ImageDownloader.session")
         let cookieFree = configuration.makeSessionConfiguration()
         cookieFree.httpCookieStorage = nil
         cookieFree.httpShouldSetCookies = false
