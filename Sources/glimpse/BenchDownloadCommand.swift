@@ -57,6 +57,9 @@ struct BenchDownloadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Time only this contender (for profiling; the other prints 0).", visibility: .hidden))
     var only: Contender?
 
+    @Flag(help: "Also print each round's rates and ratio, and their median ratio, to stderr.")
+    var perRound = false
+
     @Option(help: "Callers in the coalescing run.")
     var callers: Int = 100
 
@@ -117,6 +120,17 @@ struct BenchDownloadCommand: AsyncParsableCommand {
                 sessionRates.append(totalBytes / 1e6 / (try await timeURLSession(targets)))
                 glimpseRates.append(totalBytes / 1e6 / (try await timeDownloader(targets)))
             }
+        }
+        if perRound, only == nil {
+            // To stderr, so that stdout stays the CSV lines: each round's pair and
+            // its ratio; on a busy machine their median is steadier than either rate.
+            var ratios: [Double] = []
+            for (round, (ours, theirs)) in zip(glimpseRates, sessionRates).enumerated() {
+                ratios.append(ours / theirs)
+                FileHandle.standardError.write(Data(String(format: "round %d: glimpse %.1f urlsession %.1f MB/s, ratio %.3f\n",
+                                                           round, ours, theirs, ours / theirs).utf8))
+            }
+            FileHandle.standardError.write(Data(String(format: "median ratio %.3f\n", median(ratios)).utf8))
         }
         print(String(format: "download,glimpse,%.1f,MB/s", median(glimpseRates)))
         print(String(format: "download,urlsession,%.1f,MB/s", median(sessionRates)))
