@@ -3,8 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// URLSession's delegate events, forwarded by ``SessionDelegateBridge`` on the
-/// session's serial delegate queue.
+/// URLSession's delegate events, forwarded by ``SessionDelegateBridge``: on the
+/// serial ``ImageDownloader/eventQueue``, or (response heads and body pieces,
+/// when ``ImageDownloader/handlesEventsInline``) on URLSession's own thread,
+/// where nothing may call URLSession synchronously or run user code.
 extension ImageDownloader {
     private func transfer(of task: URLSessionTask) -> TransferID? {
         state.withLock { $0.transferOfTask[ObjectIdentifier(task)]?.transfer }
@@ -56,10 +58,19 @@ extension ImageDownloader {
     }
 
     /// A piece of the body: progress for every caller, partial images when due.
-    func taskReceived(_ data: Data, task: URLSessionDataTask) {
+    ///
+    /// - Parameter onSessionThread: called on URLSession's own thread: a
+    ///   transfer with a progressive decoder is left alone (decoding belongs on
+    ///   the events queue, and its pieces must reach the decoder in order) and
+    ///   a cancellation is sent from the events queue.
+    /// - Returns: false when the piece was left alone and must be handed in
+    ///   again from the events queue.
+    @discardableResult
+    func taskReceived(_ data: Data, task: URLSessionDataTask, onSessionThread: Bool = false) -> Bool {
         let limit = configuration.maximumResponseSize
         enum Step {
             case gone
+            case deferred
             case tooLarge(TransferID)
             case progress(TransferID, received: Int64, expected: Int64?,
                           listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)],
@@ -71,6 +82,11 @@ extension ImageDownloader {
             // In place: a copy of the transfer held across the append would make
             // the append copy the whole body.
             state.registry.update(id) { transfer in
+                if onSessionThread, transfer.progressive != nil || transfer.piecesOnEventQueue {
+                    transfer.piecesOnEventQueue = true
+                    step = .deferred
+                    return
+                }
                 let received = transfer.body.count + data.count
                 guard received <= limit else {
                     step = .tooLarge(id)
@@ -93,15 +109,22 @@ extension ImageDownloader {
         }
         switch step {
         case .gone:
-            return
+            return true
+        case .deferred:
+            return false
         case .tooLarge(let id):
             fail(id, with: .tooLarge, task: task)
-            task.cancel()
+            if onSessionThread {
+                eventQueue.async { task.cancel() }
+            } else {
+                task.cancel()
+            }
+            return true
         case .progress(let id, let received, let expected, let listeners, var progressive):
             for (caller, listener) in listeners {
                 deliverIfActive(caller) { listener(received, expected) }
             }
-            guard var decoder = progressive else { return }
+            guard var decoder = progressive else { return true }
             let partial = decoder.append([UInt8](data), received: received, expected: expected, now: .now)
             progressive = decoder
             let receivers: [(TransferRegistry.CallerID, @Sendable (Image) -> Void)] = state.withLock { state in
@@ -120,6 +143,7 @@ extension ImageDownloader {
                     deliverIfActive(caller) { receiver(partial) }
                 }
             }
+            return true
         }
     }
 

@@ -33,6 +33,13 @@ public final class ImageDownloader: Sendable {
     /// ``emit(_:)`` runs several times per transfer and usually has no observer.
     let observerCount = Atomic<Int>(0)
     let callbacks = DispatchQueue(label: "Glimpse.ImageDownloader.callbacks")
+    /// URLSession's delegate events, in the order URLSession reports them,
+    /// except those ``handlesEventsInline`` lets run where they are reported.
+    let eventQueue = DispatchQueue(label: "Glimpse.ImageDownloader.events")
+    /// Whether response heads and body pieces are handled on URLSession's own
+    /// thread (see ``SessionDelegateQueue``): only when that runs no user code,
+    /// that is without a response validator or a notification center.
+    let handlesEventsInline: Bool
     /// Decoding and file reads. Dispatch rather than tasks: synchronous,
     /// possibly long work must not occupy the cooperative pool (and must not
     /// wait for it when other code keeps it busy).
@@ -71,9 +78,9 @@ public final class ImageDownloader: Sendable {
         self.configuration = configuration
         state = Mutex(State(queue: DownloadQueue(maximumConcurrent: configuration.maximumConcurrentDownloads,
                                                  order: configuration.executionOrder)))
+        handlesEventsInline = configuration.hooks.validateResponse == nil && configuration.notificationCenter == nil
         let bridge = SessionDelegateBridge()
-        // Serial: a transfer's events arrive in order and never overlap.
-        let delegateQueue = SessionDelegateQueue(label: "Glimpse.ImageDownloader.session")
+        let delegateQueue = SessionDelegateQueue()
         let cookieFree = configuration.makeSessionConfiguration()
         cookieFree.httpCookieStorage = nil
         cookieFree.httpShouldSetCookies = false

@@ -1,38 +1,38 @@
-import Dispatch
 import Foundation
 
-/// The URLSession delegate queue of an ``ImageDownloader``: an `OperationQueue`
-/// whose block operations run, in order, on a serial dispatch queue.
+/// The URLSession delegate queue of an ``ImageDownloader``: it runs the blocks
+/// URLSession hands it at once, on the thread that hands them over, and leaves
+/// the choice of thread to ``SessionDelegateBridge``.
 ///
-/// corelibs' URLSession hands every delegate event to its delegate queue with
-/// `addOperation(_:)` and a block: each response head, each piece of a body
-/// (libcurl passes at most 16 KiB at a time, so a 50 KB image is four pieces),
-/// each completion. A serial `OperationQueue` wraps every block in a
+/// corelibs' URLSession reports every delegate event with `addOperation(_:)`
+/// and a block, from its own serial work queue: each response head, each piece
+/// of a body (libcurl hands over at most 16 KiB, so a 50 KB image is four
+/// pieces), each completion. A serial `OperationQueue` wraps every block in a
 /// `BlockOperation` and runs it through its scheduling (locks, KVO-style state
-/// changes, one dispatch to start it and another when it finishes). With one
-/// event per transfer (a completion handler) that is noise; with six it made
-/// the downloader measurably slower than bare URLSession data tasks, and it
-/// runs partly on the session's own thread, which serves every transfer.
+/// changes, a dispatch to start it and another when it ends) on a thread that
+/// usually has to be woken first. With one event per transfer (a completion
+/// handler) that is noise; with six it kept the downloader near 0.75× bare
+/// URLSession data tasks in `glimpse bench-download`.
 ///
-/// Forwarding the blocks to a serial dispatch queue keeps what the downloader
-/// relies on — events arrive in the order URLSession sends them and never
-/// overlap — for the cost of one `async`. Only the block form is forwarded:
-/// it is the only one corelibs' URLSession uses; `Operation`s still go
-/// through `OperationQueue` (serial too, but not ordered with the blocks).
+/// Running the blocks where they are reported keeps their order and makes
+/// them never overlap (URLSession's work queue is serial), but that thread
+/// must never wait for URLSession: creating, resuming or cancelling a task
+/// synchronises with that same queue. The bridge therefore handles response
+/// heads and body pieces in place (short, under the downloader's lock) and
+/// sends everything else to the downloader's serial `eventQueue`.
+///
+/// Only the block form is overridden: it is the only one URLSession uses.
 final class SessionDelegateQueue: OperationQueue, @unchecked Sendable {
     // @unchecked restates OperationQueue's own (corelibs declares it so and
-    // Swift requires subclasses to repeat it). The only state added here is an
-    // immutable `DispatchQueue`, which is Sendable.
-    private let serial: DispatchQueue
+    // Swift requires subclasses to repeat it); nothing is added here.
 
-    init(label: String) {
-        serial = DispatchQueue(label: label)
+    override init() {
         super.init()
-        name = label
+        name = "Glimpse.ImageDownloader.session"
         maxConcurrentOperationCount = 1
     }
 
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
-        serial.async(execute: block)
+        block()
     }
 }

@@ -41,6 +41,9 @@ struct TransferRegistry: Sendable {
         var body: [UInt8] = []
         var response: ImageDownloadResponse?
         var progressive: ProgressiveDecodingThrottle?
+        /// Set when a body piece was sent from URLSession's thread to the
+        /// downloader's event queue: every later piece follows it there, in order.
+        var piecesOnEventQueue = false
         /// When the transfer last made progress (launch, response, data), for
         /// the downloader's idle timeout.
         var lastActivity: ContinuousClock.Instant = .now
