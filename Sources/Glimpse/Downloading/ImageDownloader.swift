@@ -106,8 +106,14 @@ public final class ImageDownloader: Sendable {
     }
 
     deinit {
-        session.invalidateAndCancel()
-        cookieSession.invalidateAndCancel()
+        // Asynchronously: the last reference may be released on URLSession's
+        // own thread (the bridge handles events there), where invalidating,
+        // which waits for that thread, would trap.
+        let sessions = (session, cookieSession)
+        DispatchQueue.global().async {
+            sessions.0.invalidateAndCancel()
+            sessions.1.invalidateAndCancel()
+        }
     }
 
     // MARK: - Requests

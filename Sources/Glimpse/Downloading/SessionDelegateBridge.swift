@@ -36,7 +36,8 @@ final class SessionDelegateBridge: NSObject, URLSessionDataDelegate, Sendable {
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         guard let downloader else {
             completionHandler(.cancel)
-            return dataTask.cancel()
+            // Not on URLSession's own thread (see above); the downloader's queue is gone with it.
+            return DispatchQueue.global().async { dataTask.cancel() }
         }
         guard downloader.handlesEventsInline else {
             return downloader.eventQueue.async { [self] in
@@ -73,7 +74,9 @@ final class SessionDelegateBridge: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
                     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
-        guard let downloader else { return completionHandler(.performDefaultHandling, nil) }
+        guard let downloader else {
+            return DispatchQueue.global().async { completionHandler(.performDefaultHandling, nil) }
+        }
         // corelibs answers the challenge by suspending and resuming the task,
         // which must not happen on its own thread.
         downloader.eventQueue.async {

@@ -16,8 +16,9 @@ import Foundation
 ///
 /// Running the blocks where they are reported keeps their order and makes
 /// them never overlap (URLSession's work queue is serial), but that thread
-/// must never wait for URLSession: creating, resuming or cancelling a task
-/// synchronises with that same queue. The bridge therefore handles response
+/// must never wait for URLSession: creating or resuming a task waits for that
+/// same queue (profiles show `DispatchQueue.sync` under both), and cancelling
+/// is kept off it as well. The bridge therefore handles response
 /// heads and body pieces in place (short, under the downloader's lock) and
 /// sends everything else to the downloader's serial `eventQueue`.
 ///
