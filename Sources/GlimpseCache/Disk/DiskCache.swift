@@ -258,7 +258,10 @@ public final class DiskCache: Sendable {
         switch EntryFile.read(path: filePath, key: key.utf8, includeData: includeData) {
         case .missing:
             index.withLock { index in
-                // Re-checked under the lock: a concurrent write may have created it since.
+                // Nothing to forget when the loaded index never knew the name (the common cold
+                // miss): no lstat then. Otherwise re-checked under the lock, since a concurrent
+                // write may have created the file meanwhile.
+                guard !index.isLoaded || index.list.contains(name) else { return }
                 if POSIXFile.inode(atPath: filePath) == nil { index.recordRemoval(name) }
             }
             return .miss
