@@ -6,10 +6,13 @@ import Synchronization
 /// the class is `Sendable` without unchecked conformances. Both limits are enforced on every
 /// insert: least recently used entries are evicted until the cache fits again.
 ///
-/// With the default single shard the order is strictly LRU over the whole cache. Every hit
-/// reorders the list, so threads hitting one cache contend for its lock; `shardCount > 1`
-/// splits the keys (by hash) and the limits over independent shards, trading global
-/// strictness (order and limits hold per shard) for parallel throughput.
+/// Every hit reorders its list, so threads hitting one list contend for its lock. Large caches
+/// are therefore split by default (`Configuration.shardCount` `nil`, see
+/// `automaticShardCount(costLimit:countLimit:entryCostLimitRatio:)`): keys are spread by hash
+/// over up to eight independent shards, each with an even share of both limits. Order and
+/// limits then hold per shard: an insert evicts the least recently used entries of its own
+/// shard, and the totals never exceed the limits. Small caches, and any cache configured with
+/// `shardCount: 1`, keep one strictly LRU order over the whole cache.
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline
     struct State {
