@@ -12,7 +12,8 @@ struct BenchCacheCommand: ParsableCommand {
         commandName: "bench-cache",
         abstract: "Benchmark the memory and disk caches.",
         discussion: """
-        Prints cache,memory-get-hit,…,ops/s; memory-get-hit-2threads; memory-set-evict; \
+        Prints cache,memory-get-hit,…,ops/s; memory-get-hit-2threads (both on the default memory cache \
+        configuration unless --shards is given, alternating short blocks, median block rate); memory-set-evict; \
         disk-read-hit, disk-read-raw, disk-write, disk-write-raw (MB/s, 64 KiB entries; reads alternate \
         16-entry blocks of cache and plain reads and use the median block time); \
         disk-open-100k (ms from opening a directory of that many entries to the first read).
@@ -28,7 +29,7 @@ struct BenchCacheCommand: ParsableCommand {
     @Option(help: "Memory cache shards (default: chosen from the limits as MemoryCache does by default; 1 = one strictly LRU order).")
     var shards: Int?
 
-    @Option(help: "Memory operations per run.")
+    @Option(help: "Memory operations per memory-set-evict run.")
     var memoryOperations: Int = 2_000_000
 
     @Option(help: "64 KiB entries per disk run.")
@@ -59,18 +60,26 @@ struct BenchCacheCommand: ParsableCommand {
 
         let memory = MemoryBench(entries: memoryEntries, operations: memoryOperations, shards: shards)
         Terminal.standardError("memory cache: \(memory.shardCount) shard(s), \(shards == nil ? "automatic (the default configuration)" : "requested with --shards")")
-        // One and two threads alternate (which goes first too), so both see the same machine.
+        // One and two threads alternate in short blocks on one cache (which goes first too),
+        // and each run reports its median block rate per side: a whole run lasts about as long
+        // as a scheduler time slice, so on a busy machine a run-long figure mostly measures who
+        // was preempted. Blocks give both sides the same machine.
         var hits: [Int: [Double]] = [:]
-        for run in 0..<runs {
-            for threads in run % 2 == 0 ? [1, 2] : [2, 1] {
-                hits[threads, default: []].append(memory.getHits(threads: threads))
+        for _ in 0..<runs {
+            let cache = memory.makeCache()
+            var blocks: [Int: [Double]] = [:]
+            for block in 0..<MemoryBench.blocksPerRun {
+                for threads in block % 2 == 0 ? [1, 2] : [2, 1] {
+                    blocks[threads, default: []].append(memory.getHits(on: cache, threads: threads))
+                }
             }
+            for threads in [1, 2] { hits[threads, default: []].append(Self.median(blocks[threads] ?? [])) }
         }
         let single = Self.median(hits[1] ?? []), double = Self.median(hits[2] ?? [])
         line("memory-get-hit", single, "ops/s")
         line("memory-get-hit-2threads", double, "ops/s")
         let ratios = zip(hits[2] ?? [], hits[1] ?? []).map { String(format: "%.2f", $0 / $1) }
-        Terminal.standardError("memory-get-hit-2threads / memory-get-hit per run: \(ratios.joined(separator: " "))")
+        Terminal.standardError("memory-get-hit-2threads / memory-get-hit per run (median of \(MemoryBench.blocksPerRun) alternating blocks each): \(ratios.joined(separator: " "))")
         let perCPU = memory.cpuRates.withLock { $0 }
         Terminal.standardError(String(format: "memory-get-hit per CPU second (median): 1 thread %.1f M, 2 threads %.1f M",
                                       Self.median(perCPU[1] ?? []) / 1e6, Self.median(perCPU[2] ?? []) / 1e6))
@@ -148,7 +157,7 @@ private final class MemoryBench: Sendable {
 
     /// A cache holding keys 0..<entries, full when unsharded. Sharded, each shard gets an even
     /// share of the count limit, so the limit leaves room for uneven hashing and every get hits.
-    private func makeCache(filled: Bool = true) -> MemoryCache<Int, Int> {
+    func makeCache(filled: Bool = true) -> MemoryCache<Int, Int> {
         let sharded = MemoryCache<Int, Int>.automaticShardCount(costLimit: .max, countLimit: entries,
                                                                  entryCostLimitRatio: 0.1) > 1
         let limit = shards == 1 || (shards == nil && !sharded) ? entries : entries * 2
@@ -158,23 +167,37 @@ private final class MemoryBench: Sendable {
         return cache
     }
 
-    /// Gets that all hit, from `threads` threads at once on one cache; total ops/s.
-    func getHits(threads: Int) -> Double {
-        let cache = makeCache()
-        let perThread = operations
+    /// Timed blocks per run and thread count.
+    static let blocksPerRun = 20
+    /// Length of one timed block.
+    static let blockDuration = Duration.milliseconds(20)
+
+    /// Gets that all hit, from `threads` threads at once on `cache` for `blockDuration`;
+    /// total ops/s. Every thread runs until the same deadline, so a thread that the machine
+    /// preempts only loses its own operations instead of leaving the other idle at a barrier.
+    func getHits(on cache: MemoryCache<Int, Int>, threads: Int) -> Double {
         let keys = self.keys
+        let counts = Mutex<[Int]>([])
         let start = ContinuousClock.now
+        let deadline = start + Self.blockDuration
         let cpuStart = Self.processCPUSeconds()
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
-            var sum = 0
-            for index in 0..<perThread {
-                sum &+= cache.value(forKey: keys[(index &+ thread &* 7919) & 65_535]) ?? 0
-            }
+            var sum = 0, done = 0, index = thread &* 7919
+            repeat {
+                // 1024 gets between clock reads keep the clock out of the measurement.
+                for _ in 0..<1024 {
+                    sum &+= cache.value(forKey: keys[index & 65_535]) ?? 0
+                    index &+= 1
+                }
+                done &+= 1024
+            } while ContinuousClock.now < deadline
             if sum == -1 { print("unreachable") }
+            counts.withLock { $0.append(done) }
         }
         let elapsed = BenchCacheCommand.seconds(ContinuousClock.now - start)
-        cpuRates.withLock { $0[threads, default: []].append(Double(perThread * threads) / (Self.processCPUSeconds() - cpuStart)) }
-        return Double(perThread * threads) / elapsed
+        let total = Double(counts.withLock { $0.reduce(0, +) })
+        cpuRates.withLock { $0[threads, default: []].append(total / (Self.processCPUSeconds() - cpuStart)) }
+        return total / elapsed
     }
 
     /// Ops per second of process CPU time (every thread) of each getHits run, by thread count:
