@@ -95,6 +95,25 @@ extension PipelineTests {
             #expect(disk.data(forKey: "large") == Data(large))
         }
 
+        /// Writes queued when the last reference to the cache goes still happen: the writer
+        /// thread runs its queue out before it ends.
+        @Test func queuedWritesSurviveTheCachesRelease() async throws {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("glimpse-imagecache-\(UUID().uuidString)", isDirectory: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let disk = try DiskCache(configuration: DiskCache.Configuration(directory: directory))
+            let payload = [UInt8](repeating: 3, count: 2048)
+            do {
+                let cache = ImageCache(disk: disk)
+                for index in 0..<20 { cache.storeOriginalInBackground(payload, forKey: ImageCacheKey(base: "r\(index)")) }
+            }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !(0..<20).allSatisfy({ disk.contains("r\($0)") }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect((0..<20).allSatisfy { disk.data(forKey: "r\($0)") == Data(payload) })
+        }
+
         /// `storeOriginal` returns only once the bytes are on disk (what `waitForDiskStore` uses).
         @Test func awaitedStoreIsOnDiskWhenItReturns() async throws {
             let (cache, directory) = try makeCache()
