@@ -163,7 +163,7 @@ public final class ImageCache: Sendable {
         }
     }
 
-    /// Writes original bytes to the disk tier on the disk cache's I/O queue
+    /// Writes original bytes to the disk tier on the writer thread
     /// (off the cooperative pool); returns when they are written.
     public func storeOriginal(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
                               forKey key: ImageCacheKey) async {
@@ -193,7 +193,7 @@ public final class ImageCache: Sendable {
 
     /// Queues original bytes for the disk tier and returns without waiting for the write,
     /// unless queueing them would exceed `maximumPendingWriteBytes`: then it waits for this
-    /// one (on the writer queue, never blocking the caller's thread).
+    /// one (on the writer thread, never blocking the caller's thread).
     public func enqueueOriginal(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
                                 forKey key: ImageCacheKey) async {
         guard let disk else { return }
@@ -215,8 +215,8 @@ public final class ImageCache: Sendable {
         writer.sync()
     }
 
-    /// Returns once every disk write queued before the call has finished (the writer queue is
-    /// serial, so a marker queued now runs after all of them).
+    /// Returns once every disk write queued before the call has finished (the writer thread runs
+    /// its queue in order, so a marker queued now runs after all of them).
     public func pendingWritesFinished() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             writer.async { continuation.resume() }
