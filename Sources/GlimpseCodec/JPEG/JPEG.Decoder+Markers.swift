@@ -4,14 +4,20 @@ extension JPEG.Decoder {
     /// Finds the next marker from `position` the way libjpeg's `next_marker`
     /// does: bytes before `0xFF` are skipped, fill `0xFF`s are skipped, and a
     /// stray `FF 00` is skipped. Returns the marker code and the offset after
-    /// it, or `nil` when the buffered input ends first.
-    func findMarker(from start: Int) -> (marker: UInt8, next: Int)? {
+    /// it, or, when the buffered input ends first, `nil` and the offset to
+    /// search from once more input has arrived (the start of a trailing run of
+    /// `0xFF`s, which the next byte may turn into a marker).
+    func findMarker(from start: Int, resume: inout Int) -> (marker: UInt8, next: Int)? {
         var p = start
         let count = input.count
         while true {
             while p < count && input[p] != 0xFF { p += 1 }
+            let fill = p
             while p < count && input[p] == 0xFF { p += 1 }
-            guard p < count else { return nil }
+            guard p < count else {
+                resume = fill
+                return nil
+            }
             if input[p] == 0 { p += 1; continue }
             return (input[p], p + 1)
         }
@@ -19,7 +25,13 @@ extension JPEG.Decoder {
 
     /// Handles one marker and its segment. Returns `false` when more input is needed.
     mutating func processNextMarker() throws(DecodingError) -> Bool {
-        guard let (marker, next) = findMarker(from: position) else { return false }
+        var resume = position
+        guard let (marker, next) = findMarker(from: position, resume: &resume) else {
+            // The junk scanned so far is skipped for good: fed in small pieces,
+            // a long stretch of it would otherwise be scanned again on every append.
+            position = resume
+            return false
+        }
         switch marker {
         case Marker.eoi:
             position = next

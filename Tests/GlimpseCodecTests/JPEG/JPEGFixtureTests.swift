@@ -46,6 +46,24 @@ struct JPEGFixtureTests {
         #expect(Chunking.fixed(7).decode(JPEG.Decoder.self, bytes, options: options) == .success(scaled))
     }
 
+    @Test("junk before a marker, fed in small pieces, is skipped once and the image is unchanged")
+    func junkFedInSmallPieces() throws {
+        let bytes = try Fixtures.bytes("jpeg/cjpeg-411.jpg")
+        let oneShot = try JPEG.Decoder.decode(bytes)
+        // 256 KiB of junk after SOI, as libjpeg skips it: plain bytes, stray FF 00 pairs
+        // and runs of fill FFs, some of them split across two appends.
+        var junk: [UInt8] = []
+        while junk.count < 256 << 10 {
+            junk += (0..<53).map { UInt8($0 % 0xFF) }
+            junk += junk.count % 3 == 0 ? [0xFF, 0x00] : [0xFF, 0xFF, 0xFF, 0x00]
+        }
+        let padded = Array(bytes[..<2]) + junk + Array(bytes[2...])
+        #expect(try JPEG.Decoder.decode(padded) == oneShot)
+        // Before the junk was dropped as it was scanned, 16-byte appends rescanned it
+        // from the start every time: about 2 GB of scanning for this file.
+        #expect(Chunking.fixed(16).decode(JPEG.Decoder.self, padded) == .success(oneShot))
+    }
+
     @Test("arithmetic coding is reported as unsupported")
     func arithmetic() throws {
         let bytes = try Fixtures.bytes("jpeg/jpegtran-arithmetic.jpg")
