@@ -15,9 +15,10 @@ extension PNG {
         let filterStride: Int
         let frameWidth: Int
         let outputBytesPerPixel: Int
-        /// 3 or 4 when rows are unfiltered straight into the RGBA8 output (8-bit
-        /// RGB without tRNS, 8-bit RGBA, not interlaced); 0 otherwise.
-        let directChannels: Int
+        /// Bytes per pixel (3, 4, 6, 8) when rows are unfiltered straight into
+        /// the RGBA8 output: RGB without tRNS and RGBA, 8- or 16-bit, not
+        /// interlaced. 0 otherwise.
+        let directStride: Int
         private var zlib = ZlibReader()
         /// Inflated rows; zlib fills `capacity` bytes, the rest is slack that
         /// lets a row's last pixel be loaded as 4 bytes.
@@ -40,7 +41,7 @@ extension PNG {
         /// rarely, small enough that rows are still in cache when unfiltered.
         static let windowTarget = 1 << 17
 
-        /// Readable bytes after the window's last row (see ``Unfilter/rgba8(_:_:prior:_:width:channels:)``).
+        /// Readable bytes after the window's last row (see ``Unfilter/rgba8(_:_:prior:_:width:stride:)``).
         static let windowSlack = 8
 
         /// Bytes the decoder allocates for its own work for an image of this shape.
@@ -62,13 +63,16 @@ extension PNG {
             let maxRow = passes.map(\.rowBytes).max() ?? 0
             capacity = min(total, max((maxRow &+ 1) &* 2, PNG.ScanlineDecoder.windowTarget))
             window = [UInt8](repeating: 0, count: capacity &+ PNG.ScanlineDecoder.windowSlack)
+            let plain = passes.count == 1 && passes[0].dx == 1 && !expander.wide
             switch expander.kind {
-            case .rgba8 where !expander.wide && passes.count == 1 && passes[0].dx == 1: directChannels = 4
-            case .rgb8 where expander.key == nil && passes.count == 1 && passes[0].dx == 1: directChannels = 3
-            default: directChannels = 0
+            case .rgb8 where plain && expander.key == nil: directStride = 3
+            case .rgba8 where plain: directStride = 4
+            case .rgb16 where plain && expander.key == nil: directStride = 6
+            case .rgba16 where plain: directStride = 8
+            default: directStride = 0
             }
             // Direct rows read the first row's `prior` as an output row.
-            zeros = [UInt8](repeating: 0, count: max(maxRow, directChannels > 0 ? width &* 4 : 0))
+            zeros = [UInt8](repeating: 0, count: max(maxRow, directStride > 0 ? width &* 4 : 0))
             while passIndex < passes.count, passes[passIndex].isEmpty { passIndex &+= 1 }
             rowsDone = passIndex == passes.count
         }
@@ -102,7 +106,7 @@ extension PNG {
                 filled &+= produced
                 // Rows inflated before a zlib error come first in the stream, and
                 // so do their errors.
-                if directChannels > 0 {
+                if directStride > 0 {
                     try decodeDirectRows(into: &pixels)
                 } else {
                     try decodeRows(into: &pixels)
@@ -150,13 +154,13 @@ extension PNG {
             filled = count
         }
 
-        /// ``decodeRows(into:)`` for `directChannels > 0`: one pass, rows go
+        /// ``decodeRows(into:)`` for `directStride > 0`: one pass, rows go
         /// from the window into the output, unfiltered against the output row
         /// above, so the window keeps no `prior` row.
         private mutating func decodeDirectRows(into pixels: inout PixelBuffer) throws(DecodingError) {
             guard let pass = passes.first, !rowsDone else { return }
             var failure: DecodingError?
-            let channels = directChannels
+            let pixelBytes = directStride
             let width = frameWidth
             let rowBytes = pass.rowBytes, stride = pass.rowBytes &+ 1, height = pass.height
             let outRow = width &* 4
@@ -166,7 +170,7 @@ extension PNG {
                 zeros.withUnsafeBytes { z in
                     pixels.bytes.withUnsafeMutableBytes { out in
                         guard let base = w.baseAddress, let zero = z.baseAddress, let dst = out.baseAddress,
-                              rowBytes == width &* channels, z.count >= outRow, out.count >= height &* outRow else {
+                              rowBytes == width &* pixelBytes, z.count >= outRow, out.count >= height &* outRow else {
                             failure = .malformed("image buffer does not match the header")
                             return
                         }
@@ -181,13 +185,13 @@ extension PNG {
                             if row &+ 1 < height, filled &- following >= stride, base[following] == filter,
                                Unfilter.canPairRGBA8(filter) {
                                 Unfilter.rgba8Pair(filter, src, base + (following &+ 1), prior: above,
-                                                   dst + row &* outRow, dst + (row &+ 1) &* outRow, width: width, channels: channels)
+                                                   dst + row &* outRow, dst + (row &+ 1) &* outRow, width: width, stride: pixelBytes)
                                 next = following &+ stride
                                 row &+= 2
                                 continue
                             }
                             do throws(DecodingError) {
-                                try Unfilter.rgba8(filter, src, prior: above, dst + row &* outRow, width: width, channels: channels)
+                                try Unfilter.rgba8(filter, src, prior: above, dst + row &* outRow, width: width, stride: pixelBytes)
                             } catch {
                                 failure = error
                                 return
