@@ -35,10 +35,10 @@ extension PNG.Unfilter {
                       width: Int, stride: Int) throws(DecodingError) {
         let s = UnsafeRawPointer(src)
         switch stride {
-        case 3: try rgba8Row(filter, s, prior, dst, width, 3)
-        case 4: try rgba8Row(filter, s, prior, dst, width, 4)
-        case 6: try rgba8Row(filter, s, prior, dst, width, 6)
-        default: try rgba8Row(filter, s, prior, dst, width, 8)
+        case 3: try rgba8Row(RGB8.self, filter, s, prior, dst, width)
+        case 4: try rgba8Row(RGBA8.self, filter, s, prior, dst, width)
+        case 6: try rgba8Row(RGB16.self, filter, s, prior, dst, width)
+        default: try rgba8Row(RGBA16.self, filter, s, prior, dst, width)
         }
     }
 
@@ -50,16 +50,28 @@ extension PNG.Unfilter {
                           _ dst0: UnsafeMutableRawPointer, _ dst1: UnsafeMutableRawPointer, width: Int, stride: Int) {
         let s0 = UnsafeRawPointer(src0), s1 = UnsafeRawPointer(src1)
         switch (filter, stride) {
-        case (3, 3): averagePairRGBA8(s0, s1, prior, dst0, dst1, width, 3)
-        case (3, 4): averagePairRGBA8(s0, s1, prior, dst0, dst1, width, 4)
-        case (3, 6): averagePairRGBA8(s0, s1, prior, dst0, dst1, width, 6)
-        case (3, _): averagePairRGBA8(s0, s1, prior, dst0, dst1, width, 8)
-        case (_, 3): paethPairRGBA8(s0, s1, prior, dst0, dst1, width, 3)
-        case (_, 4): paethPairRGBA8(s0, s1, prior, dst0, dst1, width, 4)
-        case (_, 6): paethPairRGBA8(s0, s1, prior, dst0, dst1, width, 6)
-        default: paethPairRGBA8(s0, s1, prior, dst0, dst1, width, 8)
+        case (3, 3): averagePairRGBA8(RGB8.self, s0, s1, prior, dst0, dst1, width)
+        case (3, 4): averagePairRGBA8(RGBA8.self, s0, s1, prior, dst0, dst1, width)
+        case (3, 6): averagePairRGBA8(RGB16.self, s0, s1, prior, dst0, dst1, width)
+        case (3, _): averagePairRGBA8(RGBA16.self, s0, s1, prior, dst0, dst1, width)
+        case (_, 3): paethPairRGBA8(RGB8.self, s0, s1, prior, dst0, dst1, width)
+        case (_, 4): paethPairRGBA8(RGBA8.self, s0, s1, prior, dst0, dst1, width)
+        case (_, 6): paethPairRGBA8(RGB16.self, s0, s1, prior, dst0, dst1, width)
+        default: paethPairRGBA8(RGBA16.self, s0, s1, prior, dst0, dst1, width)
         }
     }
+
+    /// A source pixel layout. The row loops are generic over it so that each
+    /// layout gets its own copy with the stride as a constant (a plain stride
+    /// argument was folded into one shared, slower copy).
+    protocol DirectSource {
+        static var stride: Int { get }
+    }
+
+    enum RGB8: DirectSource { static var stride: Int { 3 } }
+    enum RGBA8: DirectSource { static var stride: Int { 4 } }
+    enum RGB16: DirectSource { static var stride: Int { 6 } }
+    enum RGBA16: DirectSource { static var stride: Int { 8 } }
 
     /// Lane 3 forced to 255 for RGB sources, left alone for RGBA.
     @inline(__always)
@@ -111,9 +123,9 @@ extension PNG.Unfilter {
     // up to two past the pixel without alpha, which the caller provides), prior and
     // output bytes 4k ..< 4k + 4.
 
-    @inline(__always)
-    private static func rgba8Row(_ filter: UInt8, _ src: UnsafeRawPointer, _ prior: UnsafeRawPointer,
-                                 _ dst: UnsafeMutableRawPointer, _ width: Int, _ stride: Int) throws(DecodingError) {
+    private static func rgba8Row<S: DirectSource>(_: S.Type, _ filter: UInt8, _ src: UnsafeRawPointer, _ prior: UnsafeRawPointer,
+                                                  _ dst: UnsafeMutableRawPointer, _ width: Int) throws(DecodingError) {
+        let stride = S.stride
         let fill = alphaFill(stride)
         switch filter {
         case 0:
@@ -129,7 +141,21 @@ extension PNG.Unfilter {
                 store(a | fill, dst, k)
             }
         case 2:
-            for k in 0..<width { store((pixel(src, k, stride) &+ load(prior, k &<< 2)) | fill, dst, k) }
+            var k = 0
+            if stride == 4 {
+                // Up on RGBA8 is bytewise with no chain: 4 pixels per vector.
+                // Pixels k ..< k + 4 lie inside the row: k + 4 <= width.
+                while k &+ 4 <= width {
+                    let x = src.loadUnaligned(fromByteOffset: k &<< 2, as: SIMD16<UInt8>.self)
+                    let b = prior.loadUnaligned(fromByteOffset: k &<< 2, as: SIMD16<UInt8>.self)
+                    dst.storeBytes(of: x &+ b, toByteOffset: k &<< 2, as: SIMD16<UInt8>.self)
+                    k &+= 4
+                }
+            }
+            while k < width {
+                store((pixel(src, k, stride) &+ load(prior, k &<< 2)) | fill, dst, k)
+                k &+= 1
+            }
         case 3:
             var a = SIMD4<UInt8>(repeating: 0)
             for k in 0..<width {
@@ -149,11 +175,11 @@ extension PNG.Unfilter {
         }
     }
 
-    @inline(__always)
-    private static func averagePairRGBA8(_ src0: UnsafeRawPointer, _ src1: UnsafeRawPointer, _ prior: UnsafeRawPointer,
-                                         _ dst0: UnsafeMutableRawPointer, _ dst1: UnsafeMutableRawPointer,
-                                         _ width: Int, _ stride: Int) {
+    private static func averagePairRGBA8<S: DirectSource>(_: S.Type, _ src0: UnsafeRawPointer, _ src1: UnsafeRawPointer,
+                                                          _ prior: UnsafeRawPointer, _ dst0: UnsafeMutableRawPointer,
+                                                          _ dst1: UnsafeMutableRawPointer, _ width: Int) {
         guard width > 0 else { return }
+        let stride = S.stride
         let fill = alphaFill(stride)
         // Row 0 at pixel k, row 1 at pixel k − 1: b1 is row 0's pixel k − 1 (a0).
         var a0 = pixel(src0, 0, stride) &+ mean(.zero, load(prior, 0))
@@ -172,11 +198,11 @@ extension PNG.Unfilter {
         store((pixel(src1, (width &- 1), stride) &+ mean(a1, a0)) | fill, dst1, width &- 1)
     }
 
-    @inline(__always)
-    private static func paethPairRGBA8(_ src0: UnsafeRawPointer, _ src1: UnsafeRawPointer, _ prior: UnsafeRawPointer,
-                                       _ dst0: UnsafeMutableRawPointer, _ dst1: UnsafeMutableRawPointer,
-                                       _ width: Int, _ stride: Int) {
+    private static func paethPairRGBA8<S: DirectSource>(_: S.Type, _ src0: UnsafeRawPointer, _ src1: UnsafeRawPointer,
+                                                        _ prior: UnsafeRawPointer, _ dst0: UnsafeMutableRawPointer,
+                                                        _ dst1: UnsafeMutableRawPointer, _ width: Int) {
         guard width > 0 else { return }
+        let stride = S.stride
         let fill = alphaFill(stride)
         let zero = SIMD4<Int16>.zero
         // Pixel 0 has no left neighbour: a = c = 0 makes the predictor b.
