@@ -39,7 +39,7 @@ extension PNG {
 
         /// Bytes of inflated rows held at once: large enough that zlib is called
         /// rarely, small enough that rows are still in cache when unfiltered.
-        static let windowTarget = 1 << 17
+        static let windowTarget = 1 << 19
 
         /// Readable bytes after the window's last row (see ``Unfilter/rgba8(_:_:prior:_:width:stride:)``).
         static let windowSlack = 8
