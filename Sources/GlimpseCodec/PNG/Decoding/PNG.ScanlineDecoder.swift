@@ -6,7 +6,9 @@ extension PNG {
     /// rows (large inflate calls are cheaper than row-sized ones); complete rows
     /// are unfiltered in place, the previous row serving as `prior`; each row is
     /// then expanded straight into its place in the output (Adam7 rows to every
-    /// `dx`-th pixel of every `dy`-th row). Inflating stops being useful once
+    /// `dx`-th pixel of every `dy`-th row). Non-interlaced RGB and RGBA rows
+    /// skip the in-place step: they are unfiltered and expanded in one pass
+    /// from the window into the output (`directStride`). Inflating stops being useful once
     /// the expected number of bytes is out: later output is only checked (the
     /// Adler-32 trailer) and dropped, so the window never grows.
     struct ScanlineDecoder: Sendable {
