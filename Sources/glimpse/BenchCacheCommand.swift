@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import GlimpseCache
+import Synchronization
 
 /// `glimpse bench-cache`: throughput of the memory and disk caches, one CSV line per figure
 /// (`cache,<name>,<value>,<unit>`). Disk figures are paired with the same bytes read or
@@ -11,8 +12,10 @@ struct BenchCacheCommand: ParsableCommand {
         commandName: "bench-cache",
         abstract: "Benchmark the memory and disk caches.",
         discussion: """
-        Prints cache,memory-get-hit,…,ops/s; memory-get-hit-2threads; memory-set-evict; \
-        disk-read-hit, disk-read-raw, disk-write, disk-write-raw (MB/s, 64 KiB entries); \
+        Prints cache,memory-get-hit,…,ops/s; memory-get-hit-2threads (both on the default memory cache \
+        configuration unless --shards is given, alternating short blocks, median block rate); memory-set-evict; \
+        disk-read-hit, disk-read-raw, disk-write, disk-write-raw (MB/s, 64 KiB entries; reads alternate \
+        16-entry blocks of cache and plain reads and use the median block time); \
         disk-open-100k (ms from opening a directory of that many entries to the first read).
         """
     )
@@ -23,10 +26,10 @@ struct BenchCacheCommand: ParsableCommand {
     @Option(help: "Entries in the memory cache.")
     var memoryEntries: Int = 10_000
 
-    @Option(help: "Memory cache shards (1 = one strictly LRU order; more = parallel hits).")
-    var shards: Int = 1
+    @Option(help: "Memory cache shards (default: chosen from the limits as MemoryCache does by default; 1 = one strictly LRU order).")
+    var shards: Int?
 
-    @Option(help: "Memory operations per run.")
+    @Option(help: "Memory operations per memory-set-evict run.")
     var memoryOperations: Int = 2_000_000
 
     @Option(help: "64 KiB entries per disk run.")
@@ -34,6 +37,9 @@ struct BenchCacheCommand: ParsableCommand {
 
     @Option(help: "Entries in the directory opened for disk-open-100k.")
     var openEntries: Int = 100_000
+
+    @Flag(help: "Only the memory cache figures.")
+    var memoryOnly = false
 
     @Flag(help: "fsync each disk cache entry before renaming it into place (durableWrites).")
     var durable = false
@@ -53,9 +59,32 @@ struct BenchCacheCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: root) }
 
         let memory = MemoryBench(entries: memoryEntries, operations: memoryOperations, shards: shards)
-        line("memory-get-hit", median(runs) { memory.getHits(threads: 1) }, "ops/s")
-        line("memory-get-hit-2threads", median(runs) { memory.getHits(threads: 2) }, "ops/s")
+        Terminal.standardError("memory cache: \(memory.shardCount) shard(s), \(shards == nil ? "automatic (the default configuration)" : "requested with --shards")")
+        // One and two threads alternate in short blocks on one cache (which goes first too),
+        // and each run reports its median block rate per side: a whole run lasts about as long
+        // as a scheduler time slice, so on a busy machine a run-long figure mostly measures who
+        // was preempted. Blocks give both sides the same machine.
+        var hits: [Int: [Double]] = [:]
+        for _ in 0..<runs {
+            let cache = memory.makeCache()
+            var blocks: [Int: [Double]] = [:]
+            for block in 0..<MemoryBench.blocksPerRun {
+                for threads in block % 2 == 0 ? [1, 2] : [2, 1] {
+                    blocks[threads, default: []].append(memory.getHits(on: cache, threads: threads))
+                }
+            }
+            for threads in [1, 2] { hits[threads, default: []].append(Self.median(blocks[threads] ?? [])) }
+        }
+        let single = Self.median(hits[1] ?? []), double = Self.median(hits[2] ?? [])
+        line("memory-get-hit", single, "ops/s")
+        line("memory-get-hit-2threads", double, "ops/s")
+        let ratios = zip(hits[2] ?? [], hits[1] ?? []).map { String(format: "%.2f", $0 / $1) }
+        Terminal.standardError("memory-get-hit-2threads / memory-get-hit per run (median of \(MemoryBench.blocksPerRun) alternating blocks each): \(ratios.joined(separator: " "))")
+        let perCPU = memory.cpuRates.withLock { $0 }
+        Terminal.standardError(String(format: "memory-get-hit per CPU second (median): 1 thread %.1f M, 2 threads %.1f M",
+                                      Self.median(perCPU[1] ?? []) / 1e6, Self.median(perCPU[2] ?? []) / 1e6))
         line("memory-set-evict", median(runs) { memory.setEvict() }, "ops/s")
+        if memoryOnly { return }
 
         let disk = try DiskBench(root: root, entries: diskEntries, durable: durable)
         var figures: [String: [Double]] = [:]
@@ -64,19 +93,21 @@ struct BenchCacheCommand: ParsableCommand {
             let order = run % 2 == 0 ? [false, true] : [true, false]
             for raw in order {
                 let write = try raw ? disk.writeRaw() : disk.writeCache()
-                // Reads start on a quiet system, not during the writeback of the writes, and
-                // after the same short sleep on both sides: on a busy machine the scheduler
-                // favours a thread that just slept (as the raw side does inside fsync), which
-                // would otherwise skew the comparison.
-                sync()
-                Thread.sleep(forTimeInterval: 0.05)
-                let read = try raw ? disk.readRaw() : disk.readCache()
                 figures[raw ? "disk-write-raw" : "disk-write", default: []].append(write)
-                figures[raw ? "disk-read-raw" : "disk-read-hit", default: []].append(read)
             }
+            // Reads start on a quiet system, not during the writeback of the writes.
+            sync()
+            Thread.sleep(forTimeInterval: 0.05)
+            let reads = try disk.readInterleaved(firstRaw: run % 2 == 1)
+            figures["disk-read-hit", default: []].append(reads.cache)
+            figures["disk-read-raw", default: []].append(reads.raw)
         }
         for name in ["disk-read-hit", "disk-read-raw", "disk-write", "disk-write-raw"] {
             line(name, Self.median(figures[name] ?? []), "MB/s")
+        }
+        for (ours, raw) in [("disk-read-hit", "disk-read-raw"), ("disk-write", "disk-write-raw")] {
+            let ratios = zip(figures[ours] ?? [], figures[raw] ?? []).map { String(format: "%.2f", $0 / $1) }
+            Terminal.standardError("\(ours) / \(raw) per run: \(ratios.joined(separator: " "))")
         }
 
         let opening = try OpenBench(root: root.appendingPathComponent("open"), entries: openEntries)
@@ -107,13 +138,13 @@ struct BenchCacheCommand: ParsableCommand {
 
 /// Memory cache figures over Int keys and values (the cost of the lock and the list, not of
 /// hashing long keys).
-private struct MemoryBench {
+private final class MemoryBench: Sendable {
     let entries: Int
     let operations: Int
-    let shards: Int
+    let shards: Int?
     let keys: [Int]
 
-    init(entries: Int, operations: Int, shards: Int) {
+    init(entries: Int, operations: Int, shards: Int?) {
         self.entries = entries
         self.operations = operations
         self.shards = shards
@@ -121,30 +152,62 @@ private struct MemoryBench {
         keys = (0..<65_536).map { _ in Int.random(in: 0..<entries, using: &generator) }
     }
 
+    /// Shards of the caches this bench creates.
+    var shardCount: Int { makeCache(filled: false).shardCount }
+
     /// A cache holding keys 0..<entries, full when unsharded. Sharded, each shard gets an even
     /// share of the count limit, so the limit leaves room for uneven hashing and every get hits.
-    private func makeCache() -> MemoryCache<Int, Int> {
-        let limit = shards == 1 ? entries : entries * 2
+    func makeCache(filled: Bool = true) -> MemoryCache<Int, Int> {
+        let sharded = MemoryCache<Int, Int>.automaticShardCount(costLimit: .max, countLimit: entries,
+                                                                 entryCostLimitRatio: 0.1) > 1
+        let limit = shards == 1 || (shards == nil && !sharded) ? entries : entries * 2
         let cache = MemoryCache<Int, Int>(configuration: .init(costLimit: .max, countLimit: limit, shardCount: shards))
+        guard filled else { return cache }
         for key in 0..<entries { cache.setValue(key, forKey: key) }
         return cache
     }
 
-    /// Gets that all hit, from `threads` threads at once on one cache; total ops/s.
-    func getHits(threads: Int) -> Double {
-        let cache = makeCache()
-        let perThread = operations
+    /// Timed blocks per run and thread count.
+    static let blocksPerRun = 20
+    /// Length of one timed block.
+    static let blockDuration = Duration.milliseconds(20)
+
+    /// Gets that all hit, from `threads` threads at once on `cache` for `blockDuration`;
+    /// total ops/s. Every thread runs until the same deadline, so a thread that the machine
+    /// preempts only loses its own operations instead of leaving the other idle at a barrier.
+    func getHits(on cache: MemoryCache<Int, Int>, threads: Int) -> Double {
         let keys = self.keys
+        let counts = Mutex<[Int]>([])
         let start = ContinuousClock.now
+        let deadline = start + Self.blockDuration
+        let cpuStart = Self.processCPUSeconds()
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
-            var sum = 0
-            for index in 0..<perThread {
-                sum &+= cache.value(forKey: keys[(index &+ thread &* 7919) & 65_535]) ?? 0
-            }
+            var sum = 0, done = 0, index = thread &* 7919
+            repeat {
+                // 1024 gets between clock reads keep the clock out of the measurement.
+                for _ in 0..<1024 {
+                    sum &+= cache.value(forKey: keys[index & 65_535]) ?? 0
+                    index &+= 1
+                }
+                done &+= 1024
+            } while ContinuousClock.now < deadline
             if sum == -1 { print("unreachable") }
+            counts.withLock { $0.append(done) }
         }
         let elapsed = BenchCacheCommand.seconds(ContinuousClock.now - start)
-        return Double(perThread * threads) / elapsed
+        let total = Double(counts.withLock { $0.reduce(0, +) })
+        cpuRates.withLock { $0[threads, default: []].append(total / (Self.processCPUSeconds() - cpuStart)) }
+        return total / elapsed
+    }
+
+    /// Ops per second of process CPU time (every thread) of each getHits run, by thread count:
+    /// separates what the cache costs per operation from how much CPU the machine granted.
+    let cpuRates = Mutex<[Int: [Double]]>([:])
+
+    static func processCPUSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
     /// Inserts of new keys into a full cache, each evicting the least recently used entry.
@@ -185,17 +248,47 @@ private struct DiskBench {
         return megabytes / BenchCacheCommand.seconds(ContinuousClock.now - start)
     }
 
-    func readCache() throws -> Double {
-        let start = ContinuousClock.now
-        var bytes = 0
-        for index in 0..<entries {
+    /// Entries per timed read block.
+    static let readBlock = 16
+
+    /// Reads every entry through the cache and through FileManager, alternating blocks of
+    /// `readBlock` entries between the two (and which goes first), and returns MB/s from each
+    /// side's median block time. A run takes milliseconds, about one scheduler time slice, so
+    /// on a busy machine a whole-run figure mostly measures who was preempted; medians of short
+    /// interleaved blocks give both sides the same machine.
+    func readInterleaved(firstRaw: Bool) throws -> (cache: Double, raw: Double) {
+        var cacheTimes: [Double] = [], rawTimes: [Double] = []
+        var raw = firstRaw
+        for blockStart in stride(from: 0, to: entries, by: Self.readBlock) {
+            let range = blockStart..<min(blockStart + Self.readBlock, entries)
+            for side in [raw, !raw] {
+                let start = ContinuousClock.now
+                try side ? readRaw(range) : readCache(range)
+                let seconds = BenchCacheCommand.seconds(ContinuousClock.now - start) / Double(range.count)
+                if side { rawTimes.append(seconds) } else { cacheTimes.append(seconds) }
+            }
+            raw.toggle()
+        }
+        let perEntry = Double(Self.entrySize) / 1e6
+        return (perEntry / BenchCacheCommand.median(cacheTimes), perEntry / BenchCacheCommand.median(rawTimes))
+    }
+
+    private func readCache(_ range: Range<Int>) throws {
+        for index in range {
             guard let data = cache.data(forKey: "https://example.com/\(index).png") else {
                 throw CommandFailure("disk cache lost entry \(index)")
             }
-            bytes += data.count
+            guard data.count == Self.entrySize else { throw CommandFailure("disk cache returned short data") }
         }
-        guard bytes == entries * Self.entrySize else { throw CommandFailure("disk cache returned short data") }
-        return megabytes / BenchCacheCommand.seconds(ContinuousClock.now - start)
+    }
+
+    private func readRaw(_ range: Range<Int>) throws {
+        for index in range {
+            guard let data = FileManager.default.contents(atPath: rawDirectory + "/\(index)") else {
+                throw CommandFailure("could not read \(rawDirectory)/\(index)")
+            }
+            guard data.count == Self.entrySize else { throw CommandFailure("raw read returned short data") }
+        }
     }
 
     func writeRaw() throws -> Double {

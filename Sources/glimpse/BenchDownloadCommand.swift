@@ -16,7 +16,11 @@ struct BenchDownloadCommand: AsyncParsableCommand {
         abstract: "Benchmark the image downloader against bare URLSession on a loopback server.",
         discussion: """
         Serves COUNT distinct images of SIZE bytes from 127.0.0.1 and downloads them all at CONCURRENCY, \
-        alternately through the downloader (all requests handed over at once; its queue keeps CONCURRENCY running) and with bare URLSession data tasks (ROUNDS each; medians). \
+        alternately through the downloader and with bare URLSession data tasks (ROUNDS each; medians). \
+        Both sides do the same work: CONCURRENCY workers each await one download at a time, over a session \
+        configured like the downloader's (ephemeral, no URLCache, no cookies) with the same request headers, \
+        and each receives the whole body. With --feed queue the downloader instead gets every request at once \
+        and its own queue keeps CONCURRENCY running. \
         Then CALLERS callers ask for URLS URLs at once through a fresh downloader. Prints CSV lines \
         download,<name>,<value>,<unit> for glimpse (MB/s), urlsession (MB/s) and coalesced-requests.
         """
@@ -33,6 +37,28 @@ struct BenchDownloadCommand: AsyncParsableCommand {
 
     @Option(help: "Timed rounds per contender, alternating.")
     var rounds: Int = 5
+
+    /// How requests reach the downloader.
+    enum Feed: String, ExpressibleByArgument, Sendable {
+        /// CONCURRENCY workers, one download each at a time: the bare URLSession side's mechanism.
+        case workers
+        /// Every request at once; the downloader's queue keeps CONCURRENCY running.
+        case queue
+    }
+
+    @Option(help: "How the downloader gets its requests: workers (like the URLSession side) or queue (all at once).")
+    var feed: Feed = .workers
+
+    /// One side alone, for profiling.
+    enum Contender: String, ExpressibleByArgument, Sendable {
+        case glimpse, urlsession
+    }
+
+    @Option(help: ArgumentHelp("Time only this contender (for profiling; the other prints 0).", visibility: .hidden))
+    var only: Contender?
+
+    @Flag(help: "Also print each round's rates and ratio, and their median ratio, to stderr.")
+    var perRound = false
 
     @Option(help: "Callers in the coalescing run.")
     var callers: Int = 100
@@ -73,12 +99,19 @@ struct BenchDownloadCommand: AsyncParsableCommand {
 
         // One untimed pass each first: thread pools, connections and allocator warm up.
         let warmUp = Array(targets.prefix(100))
-        _ = try await timeDownloader(warmUp)
-        _ = try await timeURLSession(warmUp)
+        if only != .urlsession { _ = try await timeDownloader(warmUp) }
+        if only != .glimpse { _ = try await timeURLSession(warmUp) }
 
         var glimpseRates: [Double] = []
         var sessionRates: [Double] = []
         for round in 0..<rounds {
+            if let only {
+                switch only {
+                case .glimpse: glimpseRates.append(totalBytes / 1e6 / (try await timeDownloader(targets)))
+                case .urlsession: sessionRates.append(totalBytes / 1e6 / (try await timeURLSession(targets)))
+                }
+                continue
+            }
             // Alternating which goes first cancels the bias of running second.
             if round.isMultiple(of: 2) {
                 glimpseRates.append(totalBytes / 1e6 / (try await timeDownloader(targets)))
@@ -88,6 +121,17 @@ struct BenchDownloadCommand: AsyncParsableCommand {
                 glimpseRates.append(totalBytes / 1e6 / (try await timeDownloader(targets)))
             }
         }
+        if perRound, only == nil {
+            // To stderr, so that stdout stays the CSV lines: each round's pair and
+            // its ratio; on a busy machine their median is steadier than either rate.
+            var ratios: [Double] = []
+            for (round, (ours, theirs)) in zip(glimpseRates, sessionRates).enumerated() {
+                ratios.append(ours / theirs)
+                FileHandle.standardError.write(Data(String(format: "round %d: glimpse %.1f urlsession %.1f MB/s, ratio %.3f\n",
+                                                           round, ours, theirs, ours / theirs).utf8))
+            }
+            FileHandle.standardError.write(Data(String(format: "median ratio %.3f\n", median(ratios)).utf8))
+        }
         print(String(format: "download,glimpse,%.1f,MB/s", median(glimpseRates)))
         print(String(format: "download,urlsession,%.1f,MB/s", median(sessionRates)))
 
@@ -96,14 +140,34 @@ struct BenchDownloadCommand: AsyncParsableCommand {
         print("download,coalesced-requests,\(coalesced),requests")
     }
 
-    /// Seconds to download every target through an ``ImageDownloader``: every
-    /// request is handed to it at once, and its queue keeps `concurrency` running.
+    /// Seconds to download every target through an ``ImageDownloader``, fed
+    /// as ``feed`` says; its queue never runs more than `concurrency`.
     private func timeDownloader(_ targets: [URL]) async throws -> Double {
         var configuration = ImageDownloader.Configuration()
         configuration.maximumConcurrentDownloads = concurrency
         let downloader = ImageDownloader(configuration: configuration)
         defer { downloader.invalidate() }
         let start = ContinuousClock.now
+        if feed == .workers {
+            let cursor = Cursor(limit: targets.count)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<concurrency {
+                    group.addTask {
+                        while let index = cursor.next() {
+                            let received: Int
+                            do {
+                                received = try await downloader.download(targets[index]).bytes.count
+                            } catch {
+                                throw CommandFailure("\(targets[index]): \(error)")
+                            }
+                            guard received == size else { throw CommandFailure("received \(received) bytes instead of \(size)") }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            return seconds(ContinuousClock.now - start)
+        }
         try await withThrowingTaskGroup(of: Int.self) { group in
             for url in targets {
                 group.addTask {
@@ -122,10 +186,16 @@ struct BenchDownloadCommand: AsyncParsableCommand {
     }
 
     /// Seconds to download every target with bare URLSession data tasks,
-    /// `concurrency` at a time.
+    /// `concurrency` at a time, configured as the downloader's session is by
+    /// default: the same defaults, and no cookie storage (the downloader's
+    /// session for requests without cookies has none; with one, corelibs parses
+    /// every response for cookies, work the downloader does not do).
     private func timeURLSession(_ targets: [URL]) async throws -> Double {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
+        let defaults = ImageDownloader.Configuration()
+        let configuration = defaults.makeSessionConfiguration()
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
         let session = URLSession(configuration: configuration)
         defer { session.invalidateAndCancel() }
         let cursor = Cursor(limit: targets.count)
@@ -135,7 +205,7 @@ struct BenchDownloadCommand: AsyncParsableCommand {
                 group.addTask {
                     while true {
                         guard let index = cursor.next() else { return }
-                        let received = try await fetch(targets[index], with: session)
+                        let received = try await fetch(targets[index], with: session, headers: defaults.defaultHeaders)
                         guard received == size else { throw CommandFailure("received \(received) bytes instead of \(size)") }
                     }
                 }
@@ -145,9 +215,11 @@ struct BenchDownloadCommand: AsyncParsableCommand {
         return seconds(ContinuousClock.now - start)
     }
 
-    private func fetch(_ url: URL, with session: URLSession) async throws -> Int {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
-            session.dataTask(with: URLRequest(url: url)) { data, response, error in
+    private func fetch(_ url: URL, with session: URLSession, headers: [String: String]) async throws -> Int {
+        var request = URLRequest(url: url)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+            session.dataTask(with: request) { data, response, error in
                 if let error {
                     continuation.resume(throwing: CommandFailure("\(url): \(error.localizedDescription)"))
                 } else if (response as? HTTPURLResponse)?.statusCode != 200 {

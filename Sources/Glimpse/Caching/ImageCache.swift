@@ -28,10 +28,19 @@ public final class ImageCache: Sendable {
         var coalesced = 0
     }
 
-    /// Disk writes, one at a time, outside the cooperative pool: a burst of
+    /// Disk writes, one at a time, outside the cooperative pool (a burst of
     /// blocking file creations on a concurrent queue makes GCD add a thread per
-    /// write, and cold loads measured about half as fast on two cores.
-    private let writer = DispatchQueue(label: "Glimpse.ImageCache.writer", qos: .utility)
+    /// write), on a thread of lower priority than the loads (`BackgroundWriter`).
+    private let writer = BackgroundWriter(name: "Glimpse.ImageCache.writer")
+    /// Bytes held by background writes queued or running; at most `maximumPendingWriteBytes`.
+    private let pendingBytes = Atomic<Int>(0)
+    /// Background writes queued or running.
+    private let pendingWrites = Atomic<Int>(0)
+    /// The bound on the bytes queued background disk writes may hold (each write counts its
+    /// data plus `writeOverhead`).
+    public let maximumPendingWriteBytes: Int
+    /// What one queued write counts beyond its data (metadata, key, closure).
+    static let writeOverhead = 1024
     private let reads = Mutex<[ReadKey: [CheckedContinuation<Lookup?, Never>]]>([:])
     private let counters = Mutex(Counters())
 
@@ -39,11 +48,15 @@ public final class ImageCache: Sendable {
     ///   - memory: the memory tier (its cost limit bounds pixel bytes).
     ///   - disk: the disk tier, or `nil` to keep nothing on disk.
     ///   - decoderRegistry: decodes the bytes the disk tier returns.
+    ///   - maximumPendingWriteBytes: how many bytes background disk writes may hold at once;
+    ///     a store beyond that waits for its own write instead of queueing it (a write larger
+    ///     than the bound is queued only when nothing else is).
     public init(memory: MemoryCache<String, Image> = MemoryCache(), disk: DiskCache?,
-                decoderRegistry: DecoderRegistry = .standard) {
+                decoderRegistry: DecoderRegistry = .standard, maximumPendingWriteBytes: Int = 64 << 20) {
         self.memory = memory
         self.disk = disk
         self.decoderRegistry = decoderRegistry
+        self.maximumPendingWriteBytes = max(maximumPendingWriteBytes, 0)
     }
 
     // MARK: Reading
@@ -150,7 +163,7 @@ public final class ImageCache: Sendable {
         }
     }
 
-    /// Writes original bytes to the disk tier on the disk cache's I/O queue
+    /// Writes original bytes to the disk tier on the writer thread
     /// (off the cooperative pool); returns when they are written.
     public func storeOriginal(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
                               forKey key: ImageCacheKey) async {
@@ -164,19 +177,75 @@ public final class ImageCache: Sendable {
         }
     }
 
-    /// Queues original bytes for the disk tier and returns at once.
+    /// Queues original bytes for the disk tier and returns at once, unless queueing them would
+    /// exceed `maximumPendingWriteBytes`: then it writes them on the calling thread
+    /// (back-pressure instead of an unbounded queue of bytes).
     public func storeOriginalInBackground(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
                                           forKey key: ImageCacheKey) {
         guard let disk else { return }
-        writer.async {
+        guard reserveWrite(data.count) else {
             // A failed write (full disk, entry over the size limit) only costs a later download.
             try? disk.setData(Data(data), metadata: metadata, forKey: key.base)
+            return
         }
+        queueWrite(data, metadata: metadata, forKey: key, to: disk)
     }
+
+    /// Queues original bytes for the disk tier and returns without waiting for the write,
+    /// unless queueing them would exceed `maximumPendingWriteBytes`: then it waits for this
+    /// one (on the writer thread, never blocking the caller's thread).
+    public func enqueueOriginal(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
+                                forKey key: ImageCacheKey) async {
+        guard let disk else { return }
+        guard reserveWrite(data.count) else {
+            await storeOriginal(data, metadata: metadata, forKey: key)
+            return
+        }
+        queueWrite(data, metadata: metadata, forKey: key, to: disk)
+    }
+
+    /// Background writes queued or running now.
+    public var pendingWriteCount: Int { pendingWrites.load(ordering: .relaxed) }
+
+    /// Bytes held by background writes queued or running now.
+    public var pendingWriteBytes: Int { pendingBytes.load(ordering: .relaxed) }
 
     /// Blocks until every queued disk write has finished.
     public func waitForPendingWrites() {
-        writer.sync {}
+        writer.sync()
+    }
+
+    /// Returns once every disk write queued before the call has finished (the writer thread runs
+    /// its queue in order, so a marker queued now runs after all of them).
+    public func pendingWritesFinished() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            writer.async { continuation.resume() }
+        }
+    }
+
+    private func reserveWrite(_ count: Int) -> Bool {
+        let size = count + Self.writeOverhead
+        var current = pendingBytes.load(ordering: .relaxed)
+        while current == 0 || current + size <= maximumPendingWriteBytes {
+            let (exchanged, original) = pendingBytes.compareExchange(expected: current, desired: current + size,
+                                                                     ordering: .relaxed)
+            if exchanged {
+                pendingWrites.add(1, ordering: .relaxed)
+                return true
+            }
+            current = original
+        }
+        return false
+    }
+
+    private func queueWrite(_ data: [UInt8], metadata: DiskCache.Metadata, forKey key: ImageCacheKey, to disk: DiskCache) {
+        // Strong self: the write must happen even when the cache is released meanwhile.
+        writer.async {
+            // A failed write (full disk, entry over the size limit) only costs a later download.
+            try? disk.setData(Data(data), metadata: metadata, forKey: key.base)
+            self.pendingWrites.subtract(1, ordering: .relaxed)
+            self.pendingBytes.subtract(data.count + Self.writeOverhead, ordering: .relaxed)
+        }
     }
 
     /// Removes `key`: its variant from memory and its original bytes from disk.

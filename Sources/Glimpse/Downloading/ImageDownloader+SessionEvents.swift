@@ -3,8 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// URLSession's delegate events, forwarded by ``SessionDelegateBridge`` on the
-/// session's serial delegate queue.
+/// URLSession's delegate events, forwarded by ``SessionDelegateBridge``: on the
+/// serial ``ImageDownloader/eventQueue``, or (response heads and body pieces,
+/// when ``ImageDownloader/handlesEventsInline``) on URLSession's own thread,
+/// where nothing may call URLSession synchronously or run user code.
 extension ImageDownloader {
     private func transfer(of task: URLSessionTask) -> TransferID? {
         state.withLock { $0.transferOfTask[ObjectIdentifier(task)]?.transfer }
@@ -28,7 +30,7 @@ extension ImageDownloader {
             return false
         }
         let active: Bool = state.withLock { state in
-            guard state.registry.transfers[id] != nil else { return false }
+            guard state.registry.contains(id) else { return false }
             state.registry.update(id) { transfer in
                 transfer.response = response
                 transfer.lastActivity = .now
@@ -56,59 +58,84 @@ extension ImageDownloader {
     }
 
     /// A piece of the body: progress for every caller, partial images when due.
-    func taskReceived(_ data: Data, task: URLSessionDataTask) {
+    ///
+    /// - Parameter onSessionThread: called on URLSession's own thread: a
+    ///   transfer with a progressive decoder is left alone (decoding belongs on
+    ///   the events queue, and its pieces must reach the decoder in order) and
+    ///   a cancellation is sent from the events queue.
+    /// - Returns: false when the piece was left alone and must be handed in
+    ///   again from the events queue.
+    @discardableResult
+    func taskReceived(_ data: Data, task: URLSessionDataTask, onSessionThread: Bool = false) -> Bool {
         let limit = configuration.maximumResponseSize
         enum Step {
             case gone
+            case deferred
             case tooLarge(TransferID)
             case progress(TransferID, received: Int64, expected: Int64?,
                           listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)],
                           progressive: ProgressiveDecodingThrottle?)
         }
         let step: Step = state.withLock { state in
-            guard let id = state.transferOfTask[ObjectIdentifier(task)]?.transfer,
-                  // Only counts are read before the append: a copy of the transfer held
-                  // across it would make the append copy the whole body.
-                  let count = state.registry.transfers[id]?.body.count else { return .gone }
-            guard count + data.count <= limit else { return .tooLarge(id) }
-            var progressive: ProgressiveDecodingThrottle?
-            var listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)] = []
-            var expected: Int64?
+            guard let id = state.transferOfTask[ObjectIdentifier(task)]?.transfer else { return .gone }
+            var step = Step.gone
+            // In place: a copy of the transfer held across the append would make
+            // the append copy the whole body.
             state.registry.update(id) { transfer in
+                if onSessionThread, transfer.progressive != nil || transfer.piecesOnEventQueue {
+                    transfer.piecesOnEventQueue = true
+                    step = .deferred
+                    return
+                }
+                let received = transfer.body.count + data.count
+                guard received <= limit else {
+                    step = .tooLarge(id)
+                    return
+                }
                 data.withUnsafeBytes { transfer.body.append(contentsOf: $0) }
                 transfer.lastActivity = .now
-                // Taken out so that decoding runs outside the lock; only this
-                // (serial) delegate queue touches it until it is put back.
-                progressive = transfer.progressive
-                transfer.progressive = nil
-                expected = transfer.response?.expectedContentLength
+                var listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)] = []
                 for (caller, entry) in transfer.callers {
                     if let progress = entry.callbacks.progress { listeners.append((caller, progress)) }
                 }
+                // Taken out so that decoding runs outside the lock; only this
+                // (serial) delegate queue touches it until it is put back.
+                let progressive = transfer.progressive
+                transfer.progressive = nil
+                step = .progress(id, received: Int64(received), expected: transfer.response?.expectedContentLength,
+                                 listeners: listeners, progressive: progressive)
             }
-            return .progress(id, received: Int64(count + data.count), expected: expected,
-                             listeners: listeners, progressive: progressive)
+            return step
         }
         switch step {
         case .gone:
-            return
+            return true
+        case .deferred:
+            return false
         case .tooLarge(let id):
             fail(id, with: .tooLarge, task: task)
-            task.cancel()
+            if onSessionThread {
+                eventQueue.async { task.cancel() }
+            } else {
+                task.cancel()
+            }
+            return true
         case .progress(let id, let received, let expected, let listeners, var progressive):
             for (caller, listener) in listeners {
                 deliverIfActive(caller) { listener(received, expected) }
             }
-            guard var decoder = progressive else { return }
+            guard var decoder = progressive else { return true }
             let partial = decoder.append([UInt8](data), received: received, expected: expected, now: .now)
             progressive = decoder
             let receivers: [(TransferRegistry.CallerID, @Sendable (Image) -> Void)] = state.withLock { state in
-                guard state.registry.transfers[id] != nil else { return [] }
+                guard state.registry.contains(id) else { return [] }
                 state.registry.update(id) { $0.progressive = progressive }
                 guard partial != nil else { return [] }
-                return state.registry.transfers[id]?.orderedCallers.compactMap { entry in
-                    guard entry.caller.decoding?.progressive != nil else { return nil }
-                    return entry.caller.callbacks.partialImage.map { (entry.id, $0) }
+                return state.registry.read(id) { transfer in
+                    transfer.orderedCallers.compactMap { entry in
+                        guard entry.caller.decoding?.progressive != nil else { return nil }
+                        return entry.caller.callbacks.partialImage.map { (entry.id, $0) }
+                    }
                 } ?? []
             }
             if let partial {
@@ -116,6 +143,7 @@ extension ImageDownloader {
                     deliverIfActive(caller) { receiver(partial) }
                 }
             }
+            return true
         }
     }
 
@@ -126,20 +154,32 @@ extension ImageDownloader {
             case abandoned(URL, ImageDownloadError?)
             case failed(URL, TransferID)
             case succeeded(URL, TransferID, [UInt8], ImageDownloadResponse?, ProgressiveDecodingThrottle?)
+            /// Bytes only: the transfer is already removed and its callers claimed.
+            case delivered(URL, [UInt8], ImageDownloadResponse?, [(id: TransferRegistry.CallerID, caller: TransferRegistry.Caller)])
         }
+        let transforms = configuration.hooks.transformData != nil
         let (outcome, toStart): (Outcome, [TransferID]) = state.withLock { state in
             guard let entry = state.transferOfTask.removeValue(forKey: ObjectIdentifier(task)) else { return (.unknown, []) }
             let (id, url) = (entry.transfer, entry.url)
             let toStart = state.queue.finish(id)
-            guard let transfer = state.registry.transfers[id] else { return (.abandoned(url, entry.failure), toStart) }
+            guard state.registry.contains(id) else { return (.abandoned(url, entry.failure), toStart) }
             if error != nil { return (.failed(url, id), toStart) }
             state.registry.closeToJoiners(id)
             var body: [UInt8] = []
+            var response: ImageDownloadResponse?
+            var progressive: ProgressiveDecodingThrottle?
             state.registry.update(id) { transfer in
                 transfer.phase = .processing
                 swap(&body, &transfer.body)
+                response = transfer.response
+                progressive = transfer.progressive
             }
-            return (.succeeded(url, id, body, transfer.response, transfer.progressive), toStart)
+            // Nothing to transform or decode: the callers are claimed here, in
+            // the same critical section, instead of in three more.
+            if !body.isEmpty, !transforms, !state.registry.wantsDecoding(id), let transfer = state.registry.remove(id) {
+                return (.delivered(url, body, response, transfer.orderedCallers), toStart)
+            }
+            return (.succeeded(url, id, body, response, progressive), toStart)
         }
         start(toStart)
         let mapped = error.map(Self.map)
@@ -151,10 +191,15 @@ extension ImageDownloader {
         case .failed(let url, let id):
             fail(id, with: mapped ?? .cancelled)
             emit(.stopped(url, error: mapped))
+        case .delivered(let url, let body, let response, let callers):
+            emit(.stopped(url, error: nil))
+            // Before the completions, so that observers see it before callers move on.
+            emit(.finished(url))
+            let result = ImageDownloadResult(bytes: body, response: response ?? Self.placeholderResponse(url), image: nil)
+            complete(callers) { _ in .success(result) }
         case .succeeded(let url, let id, let body, let response, let progressive):
             emit(.stopped(url, error: nil))
-            let response = response ?? ImageDownloadResponse(url: url, statusCode: 200, headers: [:], mimeType: nil,
-                                                             expectedContentLength: nil)
+            let response = response ?? Self.placeholderResponse(url)
             if needsProcessing(id) {
                 postProcess(id, url: url, body: body, response: response, progressive: progressive)
             } else {
@@ -162,6 +207,12 @@ extension ImageDownloader {
                 finish(id, url: url, bytes: body, response: response, progressive: nil)
             }
         }
+    }
+
+    /// For a transfer that completed without a response head (not expected
+    /// from URLSession, but not worth a crash).
+    static func placeholderResponse(_ url: URL) -> ImageDownloadResponse {
+        ImageDownloadResponse(url: url, statusCode: 200, headers: [:], mimeType: nil, expectedContentLength: nil)
     }
 
     /// Fails running transfers that received nothing for `timeout`.

@@ -10,11 +10,7 @@ extension ImageDownloader {
     /// request modifier, then hands the task to URLSession.
     func start(_ ids: [TransferID]) {
         for id in ids {
-            let request: ImageDownloadRequest? = state.withLock { state in
-                guard let transfer = state.registry.transfers[id], case .queued = transfer.phase else { return nil }
-                state.registry.update(id) { $0.phase = .preparing }
-                return transfer.request
-            }
+            let request = state.withLock { $0.registry.beginPreparing(id) }
             guard let request else { continue }
             let urlRequest = makeURLRequest(request)
             if let modify = configuration.hooks.modifyRequest {
@@ -71,11 +67,7 @@ extension ImageDownloader {
         // Created outside the lock; it cannot report anything before `resume()`.
         let task = (request.httpShouldHandleCookies ? cookieSession : session).dataTask(with: request)
         let launched: Bool = state.withLock { state in
-            guard let transfer = state.registry.transfers[id], case .preparing = transfer.phase else { return false }
-            state.registry.update(id) { transfer in
-                transfer.phase = .running(task)
-                transfer.lastActivity = .now
-            }
+            guard state.registry.beginRunning(id, task: task) else { return false }
             state.transferOfTask[ObjectIdentifier(task)] = TaskEntry(transfer: id, url: url)
             return true
         }
@@ -113,7 +105,7 @@ extension ImageDownloader {
     func complete(_ callers: [(id: TransferRegistry.CallerID, caller: TransferRegistry.Caller)],
                   _ result: @escaping @Sendable (TransferRegistry.Caller) -> Result<ImageDownloadResult, ImageDownloadError>) {
         let direct = callers.filter { $0.caller.callbacks.resumesDirectly }
-        let queued = callers.filter { !$0.caller.callbacks.resumesDirectly }
+        let queued = direct.count == callers.count ? [] : callers.filter { !$0.caller.callbacks.resumesDirectly }
         if !direct.isEmpty {
             retire(direct.map(\.id))
             for (_, caller) in direct { caller.callbacks.completion(result(caller)) }
@@ -181,9 +173,7 @@ extension ImageDownloader {
     /// Whether finishing a transfer needs more than handing out its bytes
     /// (a transform or a decode), and so belongs off the delegate queue.
     func needsProcessing(_ id: TransferID) -> Bool {
-        configuration.hooks.transformData != nil || state.withLock { state in
-            state.registry.transfers[id]?.callers.values.contains { $0.decoding != nil } ?? false
-        }
+        configuration.hooks.transformData != nil || state.withLock { $0.registry.wantsDecoding(id) }
     }
 
     /// Decodes for the callers who asked, then completes every caller.
@@ -195,7 +185,7 @@ extension ImageDownloader {
         }
         var progressive = progressive
         let wanted: Set<DecodingOptions> = state.withLock { state in
-            Set(state.registry.transfers[id]?.callers.values.compactMap { $0.decoding?.options } ?? [])
+            state.registry.read(id) { Set($0.callers.values.compactMap { $0.decoding?.options }) } ?? []
         }
         var images: [DecodingOptions: Result<Image, DecodingError>] = [:]
         for options in wanted {

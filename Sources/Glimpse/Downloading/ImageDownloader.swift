@@ -29,7 +29,17 @@ public final class ImageDownloader: Sendable {
     /// For requests with ``ImageDownloadRequest/Options/handleCookies``.
     let cookieSession: URLSession
     let state: Mutex<State>
+    /// How many event streams are open, readable without the state lock:
+    /// ``emit(_:)`` runs several times per transfer and usually has no observer.
+    let observerCount = Atomic<Int>(0)
     let callbacks = DispatchQueue(label: "Glimpse.ImageDownloader.callbacks")
+    /// URLSession's delegate events, in the order URLSession reports them,
+    /// except those ``handlesEventsInline`` lets run where they are reported.
+    let eventQueue = DispatchQueue(label: "Glimpse.ImageDownloader.events")
+    /// Whether response heads and body pieces are handled on URLSession's own
+    /// thread (see ``SessionDelegateQueue``): only when that runs no user code,
+    /// that is without a response validator or a notification center.
+    let handlesEventsInline: Bool
     /// Decoding and file reads. Dispatch rather than tasks: synchronous,
     /// possibly long work must not occupy the cooperative pool (and must not
     /// wait for it when other code keeps it busy).
@@ -68,11 +78,9 @@ public final class ImageDownloader: Sendable {
         self.configuration = configuration
         state = Mutex(State(queue: DownloadQueue(maximumConcurrent: configuration.maximumConcurrentDownloads,
                                                  order: configuration.executionOrder)))
+        handlesEventsInline = configuration.hooks.validateResponse == nil && configuration.notificationCenter == nil
         let bridge = SessionDelegateBridge()
-        let delegateQueue = OperationQueue()
-        delegateQueue.name = "Glimpse.ImageDownloader.session"
-        // Serial: a transfer's events arrive in order and never overlap.
-        delegateQueue.maxConcurrentOperationCount = 1
+        let delegateQueue = SessionDelegateQueue()
         let cookieFree = configuration.makeSessionConfiguration()
         cookieFree.httpCookieStorage = nil
         cookieFree.httpShouldSetCookies = false
@@ -98,8 +106,14 @@ public final class ImageDownloader: Sendable {
     }
 
     deinit {
-        session.invalidateAndCancel()
-        cookieSession.invalidateAndCancel()
+        // Asynchronously: the last reference may be released on URLSession's
+        // own thread (the bridge handles events there), where invalidating,
+        // which waits for that thread, would trap.
+        let sessions = (session, cookieSession)
+        DispatchQueue.global().async {
+            sessions.0.invalidateAndCancel()
+            sessions.1.invalidateAndCancel()
+        }
     }
 
     // MARK: - Requests
@@ -135,7 +149,7 @@ public final class ImageDownloader: Sendable {
             var toStart: [Int] = []
             if attached.isNew {
                 toStart = state.queue.enqueue(attached.transfer, priority: request.priority)
-            } else if let priority = state.registry.transfers[attached.transfer]?.priority {
+            } else if let priority = state.registry.read(attached.transfer, { $0.priority }) {
                 state.queue.setPriority(attached.transfer, priority)
             }
             if let decoding = request.decoding, let throttle = decoding.progressive {
@@ -262,7 +276,10 @@ public final class ImageDownloader: Sendable {
     public func invalidate() {
         let observers = state.withLock { state in
             state.isInvalidated = true
-            defer { state.observers = [:] }
+            defer {
+                state.observers = [:]
+                observerCount.store(0, ordering: .releasing)
+            }
             return Array(state.observers.values)
         }
         cancelAll()
@@ -280,6 +297,7 @@ public final class ImageDownloader: Sendable {
             let id = state.nextObserver
             state.nextObserver += 1
             state.observers[id] = continuation
+            observerCount.store(state.observers.count, ordering: .releasing)
             return id
         }
         guard let registered else {
@@ -287,14 +305,20 @@ public final class ImageDownloader: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.observers.removeValue(forKey: registered) }
+            guard let self else { return }
+            state.withLock { state in
+                state.observers.removeValue(forKey: registered)
+                observerCount.store(state.observers.count, ordering: .releasing)
+            }
         }
         return stream
     }
 
     func emit(_ event: ImageDownloadEvent) {
-        let observers = state.withLock { $0.observers.isEmpty ? [] : Array($0.observers.values) }
-        for observer in observers { observer.yield(event) }
+        if observerCount.load(ordering: .acquiring) > 0 {
+            let observers = state.withLock { Array($0.observers.values) }
+            for observer in observers { observer.yield(event) }
+        }
         guard let center = configuration.notificationCenter else { return }
         let (name, url): (Notification.Name, URL) = switch event {
         case .started(let url): (.glimpseDownloadStart, url)

@@ -23,34 +23,68 @@ final class SessionDelegateBridge: NSObject, URLSessionDataDelegate, Sendable {
 
     private var downloader: ImageDownloader? { owner }
 
+    // Each event arrives on URLSession's own thread (``SessionDelegateQueue``).
+    // Whatever may call URLSession back synchronously (creating, resuming or
+    // cancelling tasks, answering a challenge) or run user code goes to the
+    // downloader's serial `eventQueue`; response heads and body pieces are
+    // handled where they arrive when the downloader allows it. A transfer's
+    // events keep their order either way: its completion always follows its
+    // pieces onto the event queue, and once one piece goes there (for the
+    // progressive decoder) every later piece of that transfer follows.
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        guard let downloader, downloader.taskReceived(response, task: dataTask) else {
+        guard let downloader else {
+            completionHandler(.cancel)
+            // Not on URLSession's own thread (see above); the downloader's queue is gone with it.
+            return DispatchQueue.global().async { dataTask.cancel() }
+        }
+        guard downloader.handlesEventsInline else {
+            return downloader.eventQueue.async { [self] in
+                receive(response, task: dataTask, downloader: downloader, completionHandler: completionHandler)
+            }
+        }
+        receive(response, task: dataTask, downloader: downloader, completionHandler: completionHandler)
+    }
+
+    private func receive(_ response: URLResponse, task: URLSessionDataTask, downloader: ImageDownloader,
+                         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        guard downloader.taskReceived(response, task: task) else {
             completionHandler(.cancel)
             // Cancelled explicitly: corelibs' URLSession ignores the disposition
             // (it logs "Ignoring disposition from completion handler") and would
             // go on receiving — and after a 401 without a usable credential its
             // authentication path never completes the task.
-            dataTask.cancel()
+            downloader.eventQueue.async { task.cancel() }
             return
         }
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        downloader?.taskReceived(data, task: dataTask)
+        guard let downloader else { return }
+        if downloader.handlesEventsInline, downloader.taskReceived(data, task: dataTask, onSessionThread: true) { return }
+        downloader.eventQueue.async { downloader.taskReceived(data, task: dataTask) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        downloader?.taskCompleted(task, error: error)
+        guard let downloader else { return }
+        downloader.eventQueue.async { downloader.taskCompleted(task, error: error) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
                     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
-        guard let downloader, case .credential(let credential)? = downloader.configuration.credentials,
-              challenge.previousFailureCount == 0 else {
-            return completionHandler(.performDefaultHandling, nil)
+        guard let downloader else {
+            return DispatchQueue.global().async { completionHandler(.performDefaultHandling, nil) }
         }
-        completionHandler(.useCredential, credential)
+        // corelibs answers the challenge by suspending and resuming the task,
+        // which must not happen on its own thread.
+        downloader.eventQueue.async {
+            guard case .credential(let credential)? = downloader.configuration.credentials,
+                  challenge.previousFailureCount == 0 else {
+                return completionHandler(.performDefaultHandling, nil)
+            }
+            completionHandler(.useCredential, credential)
+        }
     }
 }

@@ -41,6 +41,9 @@ struct TransferRegistry: Sendable {
         var body: [UInt8] = []
         var response: ImageDownloadResponse?
         var progressive: ProgressiveDecodingThrottle?
+        /// Set when a body piece was sent from URLSession's thread to the
+        /// downloader's event queue: every later piece follows it there, in order.
+        var piecesOnEventQueue = false
         /// When the transfer last made progress (launch, response, data), for
         /// the downloader's idle timeout.
         var lastActivity: ContinuousClock.Instant = .now
@@ -72,7 +75,7 @@ struct TransferRegistry: Sendable {
         nextCaller += 1
         let entry = Caller(priority: request.priority, decoding: request.decoding, callbacks: callbacks)
         let key = request.transferKey
-        if let id = joinable[key], transfers[id] != nil {
+        if let id = joinable[key], contains(id) {
             transfers[id]?.callers[caller] = entry
             transferOfCaller[caller] = id
             return (caller, id, false)
@@ -99,7 +102,7 @@ struct TransferRegistry: Sendable {
         guard let id = transferOfCaller.removeValue(forKey: caller),
               let entry = transfers[id]?.callers.removeValue(forKey: caller) else { return nil }
         var abandoned: Transfer?
-        if transfers[id]?.callers.isEmpty == true {
+        if read(id, { $0.callers.isEmpty }) == true {
             abandoned = remove(id)
         }
         return Detached(transfer: id, caller: entry, abandoned: abandoned)
@@ -122,13 +125,13 @@ struct TransferRegistry: Sendable {
             transferOfCaller[caller] = nil
             claimed.append((caller, entry))
         }
-        if transfers[id]?.callers.isEmpty == true { _ = remove(id) }
+        if read(id, { $0.callers.isEmpty }) == true { _ = remove(id) }
         return claimed
     }
 
     /// Stops new callers from joining (the body is complete).
     mutating func closeToJoiners(_ id: TransferID) {
-        guard let key = transfers[id]?.key, joinable[key] == id else { return }
+        guard let key = read(id, { $0.key }), joinable[key] == id else { return }
         joinable[key] = nil
     }
 
@@ -136,6 +139,37 @@ struct TransferRegistry: Sendable {
         // Through the index, in place: copying the transfer out would copy its body.
         guard let index = transfers.index(forKey: id) else { return }
         body(&transfers.values[index])
+    }
+
+    /// Reads a transfer in place. `transfers[id]` returns a copy, which retains
+    /// and releases every field of the transfer: measurable on the per-chunk path.
+    func read<Result>(_ id: TransferID, _ body: (borrowing Transfer) -> Result) -> Result? {
+        guard let index = transfers.index(forKey: id) else { return nil }
+        return body(transfers.values[index])
+    }
+
+    func contains(_ id: TransferID) -> Bool { transfers.index(forKey: id) != nil }
+
+    /// Moves a queued transfer to ``Phase/preparing``; returns its request, or
+    /// `nil` when it is gone or not queued.
+    mutating func beginPreparing(_ id: TransferID) -> ImageDownloadRequest? {
+        guard let index = transfers.index(forKey: id), case .queued = transfers.values[index].phase else { return nil }
+        transfers.values[index].phase = .preparing
+        return transfers.values[index].request
+    }
+
+    /// Moves a preparing transfer to ``Phase/running(_:)``; false when it is
+    /// gone or was not preparing (every caller left meanwhile).
+    mutating func beginRunning(_ id: TransferID, task: URLSessionDataTask) -> Bool {
+        guard let index = transfers.index(forKey: id), case .preparing = transfers.values[index].phase else { return false }
+        transfers.values[index].phase = .running(task)
+        transfers.values[index].lastActivity = .now
+        return true
+    }
+
+    /// Whether finishing the transfer involves decoding for some caller.
+    func wantsDecoding(_ id: TransferID) -> Bool {
+        read(id) { transfer in transfer.callers.values.contains { $0.decoding != nil } } ?? false
     }
 
     mutating func setPriority(_ priority: ImageDownloadPriority, of caller: CallerID) -> (TransferID, ImageDownloadPriority)? {

@@ -52,7 +52,9 @@ public final class ImageManager: Sendable {
     ///
     /// Progress and partial images (with ``Options/progressive``) arrive on
     /// the downloader's callback queue, all before the completion for callers
-    /// waiting when the download starts; the completion arrives exactly once,
+    /// waiting when the download starts. A caller that joins a load of the
+    /// same image already downloading gets progress only if that download was
+    /// started with a progress listener. The completion arrives exactly once,
     /// on the calling thread for a memory hit or an immediate failure,
     /// otherwise on a pipeline task.
     @discardableResult

@@ -6,7 +6,7 @@ extension DiskCache {
     /// ```
     /// offset size
     ///      0    4  magic "GLMC"
-    ///      4    2  version (1), little endian like every field
+    ///      4    2  version (2), little endian like every field
     ///      6    2  header length (48)
     ///      8    4  key length
     ///     12    4  metadata length
@@ -20,7 +20,9 @@ extension DiskCache {
     /// can never answer for a different key, however unlikely a SHA-256 collision.
     enum EntryFile {
         static let magic: [UInt8] = Array("GLMC".utf8)
-        static let version: UInt16 = 1
+        /// 2 since the checksum became page-weighted (`Checksum64`); files of another version
+        /// are foreign: a miss, removed like a corrupt entry.
+        static let version: UInt16 = 2
         static let headerLength = 48
         /// Keys and metadata are small by nature; a larger claimed length means a foreign file.
         static let maximumPrefixField = 1 << 20
@@ -60,7 +62,7 @@ extension DiskCache {
             return header
         }
 
-        static func parseHeader(_ bytes: ArraySlice<UInt8>) -> Header? {
+        static func parseHeader(_ bytes: UnsafeRawBufferPointer) -> Header? {
             var reader = ByteReader(bytes)
             guard let magicBytes = reader.read(count: 4), magicBytes.elementsEqual(magic),
                   reader.readUInt16() == version, reader.readUInt16() == UInt16(headerLength),
@@ -69,7 +71,7 @@ extension DiskCache {
                   let prefixChecksum = reader.readUInt64(), let dataChecksum = reader.readUInt64(),
                   let headerChecksum = reader.readUInt64()
             else { return nil }
-            let checked = bytes.prefix(40).withUnsafeBytes { Checksum64.compute($0) }
+            let checked = Checksum64.compute(UnsafeRawBufferPointer(rebasing: bytes.prefix(40)))
             guard headerChecksum == checked,
                   Int(keyLength) <= maximumPrefixField, Int(metadataLength) <= maximumPrefixField,
                   dataLength <= UInt64(Int.max / 2)
@@ -109,7 +111,7 @@ extension DiskCache {
             guard POSIXFile.readFully(fd, into: buffer, count: length, offset: 0) else { return corrupt }
 
             let header = UnsafeRawBufferPointer(start: buffer, count: headerLength)
-            guard let parsed = parseHeader(Array(header)[...]), parsed.fileLength == status.size else { return corrupt }
+            guard let parsed = parseHeader(header), parsed.fileLength == status.size else { return corrupt }
             let prefixEnd = headerLength + parsed.keyLength + parsed.metadataLength
             if prefixEnd > bufferLength {
                 // Only for metadata reads with a prefix longer than the first read.
@@ -121,9 +123,9 @@ extension DiskCache {
             }
             let prefix = UnsafeRawBufferPointer(start: buffer + headerLength, count: prefixEnd - headerLength)
             guard Checksum64.compute(prefix) == parsed.prefixChecksum,
-                  let metadata = Metadata(decoding: Array(prefix[parsed.keyLength...])[...])
+                  let metadata = Metadata(decoding: UnsafeRawBufferPointer(rebasing: prefix[parsed.keyLength...]))
             else { return corrupt }
-            guard prefix[..<parsed.keyLength].elementsEqual(key) else { return .otherKey }
+            guard equal(UnsafeRawBufferPointer(rebasing: prefix[..<parsed.keyLength]), key) else { return .otherKey }
 
             guard includeData else {
                 return .entry(metadata: metadata, data: nil, fileSize: status.size, modified: status.modified)
@@ -137,6 +139,17 @@ extension DiskCache {
                 : Data(bytesNoCopy: buffer + prefixEnd, count: parsed.dataLength, deallocator: .custom { _, _ in free(base) })
             if parsed.dataLength == 0 { free(base) }
             return .entry(metadata: metadata, data: data, fileSize: status.size, modified: status.modified)
+        }
+
+        /// Whether `stored` holds exactly the UTF-8 bytes of `key` (memcmp for native strings).
+        static func equal(_ stored: UnsafeRawBufferPointer, _ key: String.UTF8View) -> Bool {
+            guard stored.count == key.count else { return false }
+            let compared = key.withContiguousStorageIfAvailable { utf8 -> Bool in
+                // Safe: both buffers hold `stored.count` bytes (checked above).
+                guard let a = stored.baseAddress, let b = utf8.baseAddress else { return true }
+                return memcmp(a, b, stored.count) == 0
+            }
+            return compared ?? stored.elementsEqual(key)
         }
 
         /// Enough for the header, a URL-sized key and a typical metadata record in one read.

@@ -53,22 +53,20 @@ extension DiskCache.Metadata {
     }
 
     /// Parses `encoded()` output; `nil` for anything malformed.
-    init?(decoding bytes: ArraySlice<UInt8>) {
+    init?(decoding bytes: UnsafeRawBufferPointer) {
         var reader = ByteReader(bytes)
         guard let milliseconds = reader.readUInt64() else { return nil }
-        var fields: [String?] = []
-        for _ in 0..<4 {
+        /// `.some(nil)` for an absent field, `nil` for malformed bytes.
+        func field() -> String?? {
             guard let length = reader.readUInt32() else { return nil }
-            if length == Self.absent {
-                fields.append(nil)
-                continue
-            }
+            if length == Self.absent { return .some(nil) }
             guard let utf8 = reader.read(count: Int(length)) else { return nil }
-            fields.append(String(decoding: utf8, as: UTF8.self))
+            return .some(String(decoding: utf8, as: UTF8.self))
         }
-        guard reader.isAtEnd else { return nil }
+        guard let etag = field(), let lastModified = field(), let contentType = field(),
+              let originalURL = field(), reader.isAtEnd else { return nil }
         self.init(
-            etag: fields[0], lastModified: fields[1], contentType: fields[2], originalURL: fields[3],
+            etag: etag, lastModified: lastModified, contentType: contentType, originalURL: originalURL,
             storedDate: Date(timeIntervalSince1970: Double(Int64(bitPattern: milliseconds)) / 1000)
         )
     }

@@ -26,6 +26,10 @@ public final class DiskCache: Sendable {
     public let path: String
 
     private let index = Mutex(Index())
+    /// File names of recently used keys: a SHA-256 and its hex digits cost more than a
+    /// lookup here, and a hit's key is usually one that was read or written recently.
+    private let recentNames = MemoryCache<String, String>(
+        configuration: .init(costLimit: .max, countLimit: 4096, entryCostLimitRatio: 1, shardCount: 1))
     private let loaded = DispatchGroup()
     private let temporaryCounter = Atomic<Int>(0)
     let ioQueue = DispatchQueue(label: "glimpse.disk-cache.io", attributes: .concurrent)
@@ -131,7 +135,7 @@ public final class DiskCache: Sendable {
     /// evicts least recently used entries if a limit is exceeded. `metadata.storedDate` is set
     /// to the current time.
     public func setData(_ data: Data, metadata: Metadata = Metadata(), forKey key: String) throws(DiskCache.Error) {
-        let name = Self.fileName(forKey: key)
+        let name = fileName(forKey: key)
         let keyBytes = Array(key.utf8)
         var metadata = metadata
         // Millisecond precision: what the metadata record keeps, so file time and record agree.
@@ -172,7 +176,7 @@ public final class DiskCache: Sendable {
 
     /// Removes the entry for `key`, if any.
     public func remove(_ key: String) {
-        let name = Self.fileName(forKey: key)
+        let name = fileName(forKey: key)
         index.withLock { index in
             POSIXFile.unlink(path + "/" + name)
             index.recordRemoval(name)
@@ -230,7 +234,15 @@ public final class DiskCache: Sendable {
 
     /// The full path of the entry file for `key`.
     public func filePath(forKey key: String) -> String {
-        path + "/" + Self.fileName(forKey: key)
+        path + "/" + fileName(forKey: key)
+    }
+
+    /// `fileName(forKey:)` through the memo of recent keys.
+    private func fileName(forKey key: String) -> String {
+        if let name = recentNames.value(forKey: key) { return name }
+        let name = Self.fileName(forKey: key)
+        recentNames.setValue(name, forKey: key)
+        return name
     }
 
     // MARK: Internals
@@ -241,12 +253,15 @@ public final class DiskCache: Sendable {
     }
 
     private func read(key: String, includeData: Bool, touch: Bool = true) -> ReadOutcome {
-        let name = Self.fileName(forKey: key)
+        let name = fileName(forKey: key)
         let filePath = path + "/" + name
         switch EntryFile.read(path: filePath, key: key.utf8, includeData: includeData) {
         case .missing:
             index.withLock { index in
-                // Re-checked under the lock: a concurrent write may have created it since.
+                // Nothing to forget when the loaded index never knew the name (the common cold
+                // miss): no lstat then. Otherwise re-checked under the lock, since a concurrent
+                // write may have created the file meanwhile.
+                guard !index.isLoaded || index.list.contains(name) else { return }
                 if POSIXFile.inode(atPath: filePath) == nil { index.recordRemoval(name) }
             }
             return .miss

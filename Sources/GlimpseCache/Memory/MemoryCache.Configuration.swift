@@ -12,10 +12,13 @@ extension MemoryCache {
         public var timeToLive: Duration?
         /// Time source for expiry.
         public var clock: CacheClock
-        /// Independent shards (rounded up to a power of two, at most 256). 1, the default,
-        /// keeps one strictly LRU order; more shards let threads hit the cache in parallel,
-        /// with order and limits (split evenly) holding per shard.
-        public var shardCount: Int
+        /// Independent shards, each a strict LRU list behind its own lock with an even share
+        /// of both limits (rounded up to a power of two, at most `maximumShardCount`). `nil`, the default,
+        /// picks `automaticShardCount(costLimit:countLimit:entryCostLimitRatio:)`: one shard
+        /// (a single strict LRU order over the whole cache) for small caches, up to eight for
+        /// large ones so that threads hitting the cache at once rarely meet on a lock. Pass 1
+        /// for strict whole-cache LRU order at any size.
+        public var shardCount: Int?
 
         public init(
             costLimit: Int = MemoryBudget.defaultImageCostLimit(),
@@ -23,7 +26,7 @@ extension MemoryCache {
             entryCostLimitRatio: Double = 0.1,
             timeToLive: Duration? = nil,
             clock: CacheClock = .monotonic,
-            shardCount: Int = 1
+            shardCount: Int? = nil
         ) {
             self.costLimit = costLimit
             self.countLimit = countLimit
@@ -32,6 +35,28 @@ extension MemoryCache {
             self.clock = clock
             self.shardCount = shardCount
         }
+    }
+
+    /// The shard count used when `Configuration.shardCount` is `nil`: the largest power of two
+    /// up to 8 for which every shard still
+    /// - admits the largest entry the cache admits (`entryCostLimitRatio × costLimit`),
+    /// - holds at least 1024 entries of the count limit, and
+    /// - holds at least 32 Mi of the cost limit (32 MiB of pixels when costs are bytes).
+    ///
+    /// So small or tightly limited caches keep one strictly LRU order, while large ones (the
+    /// default image cache: 512 MiB, entries up to a tenth of it) get eight shards: a hit
+    /// reorders only its shard's list, under that shard's lock. Eviction is then least
+    /// recently used within the shard the insert lands in, and the limits hold per shard (so
+    /// in total as well).
+    public static func automaticShardCount(costLimit: Int, countLimit: Int, entryCostLimitRatio: Double) -> Int {
+        var shards = 8
+        func fits(_ shards: Int) -> Bool {
+            let share = costLimit / shards
+            let largestEntry = Double(costLimit) * min(max(entryCostLimitRatio, 0), 1)
+            return Double(share) >= largestEntry && countLimit / shards >= 1024 && share >= 32 << 20
+        }
+        while shards > 1 && !fits(shards) { shards /= 2 }
+        return shards
     }
 
     /// A snapshot of the cache's counters.

@@ -6,15 +6,21 @@ import Synchronization
 /// the class is `Sendable` without unchecked conformances. Both limits are enforced on every
 /// insert: least recently used entries are evicted until the cache fits again.
 ///
-/// With the default single shard the order is strictly LRU over the whole cache. Every hit
-/// reorders the list, so threads hitting one cache contend for its lock; `shardCount > 1`
-/// splits the keys (by hash) and the limits over independent shards, trading global
-/// strictness (order and limits hold per shard) for parallel throughput.
+/// Every hit reorders its list, so threads hitting one list contend for its lock. Large caches
+/// are therefore split by default (`Configuration.shardCount` `nil`, see
+/// `automaticShardCount(costLimit:countLimit:entryCostLimitRatio:)`): keys are spread by hash
+/// over up to eight independent shards, each with an even share of both limits. Order and
+/// limits then hold per shard: an insert evicts the least recently used entries of its own
+/// shard, and the totals never exceed the limits. Small caches, and any cache configured with
+/// `shardCount: 1`, keep one strictly LRU order over the whole cache.
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline
     struct State {
         @usableFromInline var list: LRUList<Key, Value>
         @usableFromInline var statistics = Statistics()
+        /// Keeps neighbouring shards' locks and list heads off one cache line: a line that two
+        /// cores both write moves between them on every operation.
+        @usableFromInline var padding: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
 
         @usableFromInline
         init(list: LRUList<Key, Value>) {
@@ -22,25 +28,16 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
     }
 
-    /// A class box because `Mutex` is non-copyable and cannot sit in an array directly.
-    @usableFromInline
-    final class Shard: Sendable {
-        @usableFromInline let state: Mutex<State>
-
-        @usableFromInline
-        init(capacity: Int) {
-            state = Mutex(State(list: LRUList(minimumCapacity: capacity)))
-        }
-    }
+    /// The most shards a cache can have.
+    public static var maximumShardCount: Int { 16 }
 
     public let configuration: Configuration
     // Inlinable API so that callers in other modules get code specialised for their Key and
     // Value: unspecialised generic dictionary and array access costs ten times more.
-    /// Shard 0 lives in the cache object itself: reaching it costs no retain and release of a
-    /// shared reference count, which two threads would otherwise bounce between cores.
-    @usableFromInline let first: Mutex<State>
-    /// Shards 1..., boxed.
-    @usableFromInline let others: [Shard]
+    /// Every shard lives in the cache object itself, not in a boxed array: reaching a boxed
+    /// shard retains and releases it, a write to a reference count that two threads would
+    /// bounce between cores on every operation. Shards past `shardCount` stay empty.
+    @usableFromInline let shards: InlineArray<16, Mutex<State>>
     @usableFromInline let shardMask: Int
     @usableFromInline let shardCostLimit: Int
     @usableFromInline let shardCountLimit: Int
@@ -49,13 +46,17 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         self.configuration = configuration
         // A power of two so that a mask picks the shard.
         var count = 1
-        while count < min(max(configuration.shardCount, 1), 256) { count <<= 1 }
+        let requested = configuration.shardCount ?? Self.automaticShardCount(
+            costLimit: configuration.costLimit, countLimit: configuration.countLimit,
+            entryCostLimitRatio: configuration.entryCostLimitRatio)
+        while count < min(max(requested, 1), Self.maximumShardCount) { count <<= 1 }
         shardMask = count - 1
         shardCostLimit = count == 1 ? configuration.costLimit : max(configuration.costLimit / count, 0)
         shardCountLimit = count == 1 ? configuration.countLimit : max(configuration.countLimit / count, 1)
         let capacity = shardCountLimit == .max ? 0 : min(shardCountLimit, 1 << 16)
-        first = Mutex(State(list: LRUList(minimumCapacity: capacity)))
-        others = (1..<count).map { _ in Shard(capacity: capacity) }
+        shards = InlineArray { index in
+            Mutex(State(list: LRUList(minimumCapacity: index < count ? capacity : 0)))
+        }
     }
 
     public convenience init(costLimit: Int, countLimit: Int = .max) {
@@ -66,18 +67,18 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     @inlinable
     func withShard<R: Sendable>(for key: Key, _ body: (inout State) -> R) -> R {
         let index = shardMask == 0 ? 0 : key.hashValue & shardMask
-        return index == 0 ? first.withLock { body(&$0) } : others[index - 1].state.withLock { body(&$0) }
+        return shards[index].withLock { body(&$0) }
     }
 
     /// Runs `body` on every shard's state in turn.
     @inlinable
     func forEachShard(_ body: (inout State) -> Void) {
-        first.withLock { body(&$0) }
-        for shard in others { shard.state.withLock { body(&$0) } }
+        for index in 0...shardMask { shards[index].withLock { body(&$0) } }
     }
 
+    /// The number of independent shards in use (see `Configuration.shardCount`).
     @inlinable
-    var shardCount: Int { others.count + 1 }
+    public var shardCount: Int { shardMask + 1 }
 
     /// The value for `key`, marking it most recently used; `nil` when absent or expired.
     @inlinable

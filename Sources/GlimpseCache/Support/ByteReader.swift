@@ -1,20 +1,22 @@
 /// Bounds-checked little-endian reads over untrusted bytes: every read returns `nil` rather
 /// than trapping when the input is short.
+///
+/// It borrows raw memory so that parsing an entry read into one buffer allocates nothing;
+/// use it only within the scope that owns that memory.
 struct ByteReader {
-    private let bytes: ArraySlice<UInt8>
-    private var position: Int
+    private let bytes: UnsafeRawBufferPointer
+    private var position = 0
 
-    init(_ bytes: ArraySlice<UInt8>) {
+    init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
-        self.position = bytes.startIndex
     }
 
-    var isAtEnd: Bool { position == bytes.endIndex }
+    var isAtEnd: Bool { position == bytes.count }
 
-    mutating func read(count: Int) -> ArraySlice<UInt8>? {
-        guard count >= 0, bytes.endIndex - position >= count else { return nil }
+    mutating func read(count: Int) -> UnsafeRawBufferPointer? {
+        guard count >= 0, bytes.count - position >= count else { return nil }
         defer { position += count }
-        return bytes[position..<position + count]
+        return UnsafeRawBufferPointer(rebasing: bytes[position..<position + count])
     }
 
     mutating func readUInt16() -> UInt16? { readInteger(UInt16.self) }
@@ -22,12 +24,9 @@ struct ByteReader {
     mutating func readUInt64() -> UInt64? { readInteger(UInt64.self) }
 
     private mutating func readInteger<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) -> T? {
-        guard let slice = read(count: MemoryLayout<T>.size) else { return nil }
-        var value: T = 0
-        for (shift, byte) in slice.enumerated() {
-            value |= T(byte) << (shift * 8)
-        }
-        return value
+        // Safe: `read` returned exactly MemoryLayout<T>.size in-bounds bytes.
+        guard let field = read(count: MemoryLayout<T>.size) else { return nil }
+        return T(littleEndian: field.loadUnaligned(as: T.self))
     }
 }
 

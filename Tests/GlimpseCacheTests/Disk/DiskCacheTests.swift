@@ -165,7 +165,7 @@ struct DiskCacheTests {
         case .flippedHeaderByte: file[17] ^= 0x01
         case .trailingGarbage: file += [0, 0, 0]
         case .foreignFile: file = Array("\u{89}PNG\r\n\u{1a}\n not a cache entry at all, just some bytes".utf8) + file
-        case .wrongVersion: file[4] = 2
+        case .wrongVersion: file[4] = 1  // version 1, the format before the page-weighted checksum
         }
         try Data(file).write(to: URL(fileURLWithPath: path))
         if damage == .flippedDataByte {

@@ -221,4 +221,59 @@ struct MemoryCacheTests {
         cache.trim(toCount: 80)
         #expect(cache.count <= 80)
     }
+
+    /// Small or tightly limited caches keep one strict LRU order; large ones are sharded.
+    @Test func automaticShardCountFollowsTheLimits() {
+        typealias Cache = MemoryCache<String, Int>
+        let mebibyte = 1 << 20
+        // The default image cache shape: 512 MiB, entries up to a tenth of it.
+        #expect(Cache.automaticShardCount(costLimit: 512 * mebibyte, countLimit: .max, entryCostLimitRatio: 0.1) == 8)
+        #expect(Cache.automaticShardCount(costLimit: 64 * mebibyte, countLimit: .max, entryCostLimitRatio: 0.1) == 2)
+        #expect(Cache.automaticShardCount(costLimit: 16 * mebibyte, countLimit: .max, entryCostLimitRatio: 0.1) == 1)
+        // Every shard must admit the largest admitted entry.
+        #expect(Cache.automaticShardCount(costLimit: 512 * mebibyte, countLimit: .max, entryCostLimitRatio: 0.3) == 2)
+        #expect(Cache.automaticShardCount(costLimit: 512 * mebibyte, countLimit: .max, entryCostLimitRatio: 1) == 1)
+        // Every shard must hold at least 1024 entries of the count limit.
+        #expect(Cache.automaticShardCount(costLimit: .max, countLimit: 10_000, entryCostLimitRatio: 0.1) == 8)
+        #expect(Cache.automaticShardCount(costLimit: .max, countLimit: 3000, entryCostLimitRatio: 0.1) == 2)
+        #expect(Cache.automaticShardCount(costLimit: .max, countLimit: 1000, entryCostLimitRatio: 0.1) == 1)
+        // The small caches of the tests above stay strictly LRU without asking.
+        #expect(makeCache(costLimit: 100, countLimit: 10).shardCount == 1)
+        #expect(Cache(configuration: .init(costLimit: 512 * mebibyte)).shardCount == 8)
+        #expect(Cache(configuration: .init(costLimit: 512 * mebibyte, shardCount: 1)).shardCount == 1)
+        #expect(Cache(configuration: .init(costLimit: 512 * mebibyte, shardCount: 100)).shardCount
+                == Cache.maximumShardCount)
+    }
+
+    /// The default configuration of a large cache: total limits hold, each shard evicts its
+    /// own least recently used entry, and an entry read recently survives a flood of inserts
+    /// that evicts everything around it in its shard.
+    @Test func automaticallyShardedCacheKeepsLimitsAndPerShardRecency() {
+        let cache = MemoryCache<Int, Int>(configuration: .init(costLimit: .max, countLimit: 8192))
+        #expect(cache.shardCount == 8)
+        // Half full, so that no shard is over its share yet (keys hash unevenly).
+        for key in 0..<4096 { cache.setValue(key, forKey: key) }
+        // Keep reading key 0 while new keys push everything else out.
+        for key in 4096..<40_000 {
+            cache.setValue(key, forKey: key)
+            if key % 64 == 0 { #expect(cache.value(forKey: 0) == 0) }
+        }
+        #expect(cache.count <= 8192)
+        #expect(cache.contains(0))
+        #expect(!(1..<4096).contains { cache.contains($0) })
+        // Within each shard the order is strict: key 0, read last, leads its shard, and the
+        // rest are that shard's most recent inserts, newest first. (The shard of a key is
+        // its hash value masked by the shard count, as in `withShard`.)
+        _ = cache.value(forKey: 0)
+        let order = cache.keysByRecency
+        #expect(order.count == cache.count)
+        let byShard = Dictionary(grouping: order) { $0.hashValue & (cache.shardCount - 1) }
+        #expect(byShard.count == cache.shardCount)
+        for (shard, keys) in byShard {
+            let inserted = keys.filter { $0 != 0 }
+            #expect(inserted == inserted.sorted(by: >), "shard \(shard)")
+            #expect(inserted.count >= 1000, "shard \(shard) holds \(inserted.count)")
+            if keys.contains(0) { #expect(keys.first == 0) }
+        }
+    }
 }

@@ -61,5 +61,67 @@ extension PipelineTests {
             #expect(statistics.diskHits == 16)
             #expect(statistics.coalescedDiskReads <= 15)
         }
+
+        /// The background writer holds at most `maximumPendingWriteBytes`; stores beyond it
+        /// write themselves (back-pressure), and every store ends up on disk either way.
+        @Test func backgroundWritesAreBoundedAndAllHappen() async throws {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("glimpse-imagecache-\(UUID().uuidString)", isDirectory: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let disk = try DiskCache(configuration: DiskCache.Configuration(directory: directory))
+            let bound = 3 * (4096 + 1024)
+            let cache = ImageCache(disk: disk, maximumPendingWriteBytes: bound)
+            #expect(cache.maximumPendingWriteBytes == bound)
+            let payload = [UInt8](repeating: 7, count: 4096)
+            var largest = 0
+            for index in 0..<40 {
+                let key = ImageCacheKey(base: "k\(index)")
+                if index % 2 == 0 {
+                    cache.storeOriginalInBackground(payload, forKey: key)
+                } else {
+                    await cache.enqueueOriginal(payload, forKey: key)
+                }
+                largest = max(largest, cache.pendingWriteBytes)
+                #expect(cache.pendingWriteBytes <= bound)
+            }
+            // One entry larger than the bound is still queued when nothing else is.
+            await cache.pendingWritesFinished()
+            let large = [UInt8](repeating: 9, count: 4 * bound)
+            await cache.enqueueOriginal(large, forKey: ImageCacheKey(base: "large"))
+            await cache.pendingWritesFinished()
+            #expect(cache.pendingWriteCount == 0 && cache.pendingWriteBytes == 0)
+            #expect(largest > 0)
+            #expect((0..<40).allSatisfy { disk.data(forKey: "k\($0)") == Data(payload) })
+            #expect(disk.data(forKey: "large") == Data(large))
+        }
+
+        /// Writes queued when the last reference to the cache goes still happen: the writer
+        /// thread runs its queue out before it ends.
+        @Test func queuedWritesSurviveTheCachesRelease() async throws {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("glimpse-imagecache-\(UUID().uuidString)", isDirectory: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let disk = try DiskCache(configuration: DiskCache.Configuration(directory: directory))
+            let payload = [UInt8](repeating: 3, count: 2048)
+            do {
+                let cache = ImageCache(disk: disk)
+                for index in 0..<20 { cache.storeOriginalInBackground(payload, forKey: ImageCacheKey(base: "r\(index)")) }
+            }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !(0..<20).allSatisfy({ disk.contains("r\($0)") }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect((0..<20).allSatisfy { disk.data(forKey: "r\($0)") == Data(payload) })
+        }
+
+        /// `storeOriginal` returns only once the bytes are on disk (what `waitForDiskStore` uses).
+        @Test func awaitedStoreIsOnDiskWhenItReturns() async throws {
+            let (cache, directory) = try makeCache()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let png = try Fixtures.bytes("png/ct6-d08-seq.png")
+            await cache.storeOriginal(png, metadata: DiskCache.Metadata(etag: "\"e\""), forKey: ImageCacheKey(base: "w"))
+            #expect(cache.disk?.entry(forKey: "w")?.data == Data(png))
+            #expect(cache.disk?.metadata(forKey: "w")?.etag == "\"e\"")
+        }
     }
 }

@@ -44,6 +44,31 @@ extension PipelineTests {
             #expect(harness.requests("/a.png").count == 2)
         }
 
+        /// By default a load returns after the memory store and the disk write follows in
+        /// the background; it still happens, and a later load can rely on it once drained.
+        @Test func defaultLoadsWriteTheDiskInTheBackground() async throws {
+            let harness = try PipelineHarness.make()
+            defer { harness.finish() }
+            let png = try Fixtures.bytes("png/ct6-d08-seq.png")
+            let paths = (0..<6).map { "/background-\($0).png" }
+            for path in paths { harness.server.setRoute(path, .fixed(.ok(png))) }
+            for path in paths {
+                #expect(try await harness.manager.load(harness.url(path)).tier == .network)
+            }
+            await harness.cache.pendingWritesFinished()
+            #expect(harness.cache.pendingWriteCount == 0 && harness.cache.pendingWriteBytes == 0)
+            for path in paths {
+                let stored = harness.cache.disk?.entry(forKey: harness.url(path).absoluteString)
+                #expect(stored?.data == Data(png), "\(path)")
+                #expect(stored?.metadata.originalURL == harness.url(path).absoluteString)
+            }
+            harness.cache.clear(.memory)
+            for path in paths {
+                #expect(try await harness.manager.load(harness.url(path)).tier == .disk)
+                #expect(harness.requests(path).count == 1)
+            }
+        }
+
         @Test func concurrentLoadsShareOneRequest() async throws {
             let harness = try PipelineHarness.make()
             defer { harness.finish() }

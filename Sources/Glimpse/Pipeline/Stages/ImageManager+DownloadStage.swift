@@ -22,21 +22,33 @@ extension ImageManager {
         }
         let holder = PendingCancellation<ImageDownloadToken> { $0.cancel() }
         let downloader = configuration.downloader
-        let progress: @Sendable (Int64, Int64?) -> Void = { [self] received, expected in
-            reportProgress(key, job: job, received: received, expected: expected)
+        // Progress is asked of the downloader only when a waiter listens: each
+        // event costs a hop to the downloader's callback queue per piece of the
+        // body (four for a 50 KB image), which a load nobody watches should not pay.
+        // A waiter that joins the job later gets its completion (and partial
+        // images) but progress only if the job was started with a listener.
+        let listens = table.withLock { table in
+            table.waiters(of: key, job: job).contains { $0.progress != nil }
         }
+        var progress: (@Sendable (Int64, Int64?) -> Void)?
+        if listens {
+            progress = { [self] received, expected in
+                reportProgress(key, job: job, received: received, expected: expected)
+            }
+        }
+        let handleProgress = progress
         var partial: (@Sendable (Image) -> Void)?
         if request.options.progressive {
             partial = { [self] image in reportPartialImage(key, job: job, image: image) }
         }
         let handlePartial = partial
-        let ordered = request.options.progressive || table.withLock { table in
-            table.waiters(of: key, job: job).contains { $0.progress != nil || $0.partialImage != nil }
+        let ordered = request.options.progressive || listens || table.withLock { table in
+            table.waiters(of: key, job: job).contains { $0.partialImage != nil }
         }
         typealias Outcome = Result<ImageDownloadResult, ImageDownloadError>
         let result: Outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-                var callbacks = DownloadCallbacks(progress: progress, partialImage: handlePartial) { outcome in
+                var callbacks = DownloadCallbacks(progress: handleProgress, partialImage: handlePartial) { outcome in
                     continuation.resume(returning: outcome)
                 }
                 // Without event handlers, resuming needs no hop to the callback

@@ -17,7 +17,7 @@ extension ImageManager {
         if request.options.waitForDiskStore {
             await cache.storeOriginal(bytes, metadata: metadata, forKey: key)
         } else {
-            cache.storeOriginalInBackground(bytes, metadata: metadata, forKey: key)
+            await cache.enqueueOriginal(bytes, metadata: metadata, forKey: key)
         }
     }
 }
