@@ -6,7 +6,9 @@ extension PNG {
     /// rows (large inflate calls are cheaper than row-sized ones); complete rows
     /// are unfiltered in place, the previous row serving as `prior`; each row is
     /// then expanded straight into its place in the output (Adam7 rows to every
-    /// `dx`-th pixel of every `dy`-th row). Inflating stops being useful once
+    /// `dx`-th pixel of every `dy`-th row). Non-interlaced RGB and RGBA rows
+    /// skip the in-place step: they are unfiltered and expanded in one pass
+    /// from the window into the output (`directStride`). Inflating stops being useful once
     /// the expected number of bytes is out: later output is only checked (the
     /// Adler-32 trailer) and dropped, so the window never grows.
     struct ScanlineDecoder: Sendable {
@@ -15,8 +17,15 @@ extension PNG {
         let filterStride: Int
         let frameWidth: Int
         let outputBytesPerPixel: Int
+        /// Bytes per pixel (3, 4, 6, 8) when rows are unfiltered straight into
+        /// the RGBA8 output: RGB without tRNS and RGBA, 8- or 16-bit, not
+        /// interlaced. 0 otherwise.
+        let directStride: Int
         private var zlib = ZlibReader()
+        /// Inflated rows; zlib fills `capacity` bytes, the rest is slack that
+        /// lets a row's last pixel be loaded as 4 bytes.
         private var window: [UInt8]
+        private let capacity: Int
         private var zeros: [UInt8]
         private var filled = 0
         /// Offset of the next unprocessed row's filter byte.
@@ -32,14 +41,18 @@ extension PNG {
 
         /// Bytes of inflated rows held at once: large enough that zlib is called
         /// rarely, small enough that rows are still in cache when unfiltered.
-        static let windowTarget = 1 << 17
+        static let windowTarget = 1 << 19
+
+        /// Readable bytes after the window's last row (see ``Unfilter/rgba8(_:_:prior:_:width:stride:)``).
+        static let windowSlack = 8
 
         /// Bytes the decoder allocates for its own work for an image of this shape.
         static func workingBytes(header: Header, width: Int, height: Int) -> Int {
             let passes = Interlace.passes(header: header, width: width, height: height)
             let total = passes.reduce(0) { $0 &+ $1.streamBytes }
             let maxStride = (passes.map(\.rowBytes).max() ?? 0) &+ 1
-            return min(total, max(maxStride &* 2, PNG.ScanlineDecoder.windowTarget)) &+ maxStride
+            let zeros = max(maxStride, width &* 8)
+            return min(total, max(maxStride &* 2, PNG.ScanlineDecoder.windowTarget)) &+ windowSlack &+ zeros
         }
 
         init(header: Header, width: Int, height: Int, expander: Expander) {
@@ -50,8 +63,18 @@ extension PNG {
             self.outputBytesPerPixel = expander.outputBytesPerPixel
             let total = passes.reduce(0) { $0 &+ $1.streamBytes }
             let maxRow = passes.map(\.rowBytes).max() ?? 0
-            window = [UInt8](repeating: 0, count: min(total, max((maxRow &+ 1) &* 2, PNG.ScanlineDecoder.windowTarget)))
-            zeros = [UInt8](repeating: 0, count: maxRow)
+            capacity = min(total, max((maxRow &+ 1) &* 2, PNG.ScanlineDecoder.windowTarget))
+            window = [UInt8](repeating: 0, count: capacity &+ PNG.ScanlineDecoder.windowSlack)
+            let plain = passes.count == 1 && passes[0].dx == 1 && !expander.wide
+            switch expander.kind {
+            case .rgb8 where plain && expander.key == nil: directStride = 3
+            case .rgba8 where plain: directStride = 4
+            case .rgb16 where plain && expander.key == nil: directStride = 6
+            case .rgba16 where plain: directStride = 8
+            default: directStride = 0
+            }
+            // Direct rows read the first row's `prior` as an output row.
+            zeros = [UInt8](repeating: 0, count: max(maxRow, directStride > 0 ? width &* 4 : 0))
             while passIndex < passes.count, passes[passIndex].isEmpty { passIndex &+= 1 }
             rowsDone = passIndex == passes.count
         }
@@ -73,19 +96,23 @@ extension PNG {
                     return
                 }
                 if streamEnded { throw .truncated }
-                if filled == window.count { compact() }
-                let before = filled
+                if filled == capacity { compact() }
+                let before = filled, end = capacity
                 let remaining = input.count
                 var zlib = self.zlib
                 let output = window.withUnsafeMutableBytes { w in
-                    zlib.inflate(&input, into: UnsafeMutableRawBufferPointer(rebasing: w[before...]))
+                    zlib.inflate(&input, into: UnsafeMutableRawBufferPointer(rebasing: w[before..<end]))
                 }
                 self.zlib = zlib
                 let produced = output.produced
                 filled &+= produced
                 // Rows inflated before a zlib error come first in the stream, and
                 // so do their errors.
-                try decodeRows(into: &pixels)
+                if directStride > 0 {
+                    try decodeDirectRows(into: &pixels)
+                } else {
+                    try decodeRows(into: &pixels)
+                }
                 if let error = output.error { throw error }
                 if zlib.ended {
                     streamEnded = true
@@ -93,7 +120,7 @@ extension PNG {
                     return
                 }
                 if produced == 0 && input.count == remaining { return }
-                if input.isEmpty && filled < window.count { return }
+                if input.isEmpty && filled < capacity { return }
             }
         }
 
@@ -127,6 +154,64 @@ extension PNG {
             if prior >= 0 { prior &-= keep }
             next &-= keep
             filled = count
+        }
+
+        /// ``decodeRows(into:)`` for `directStride > 0`: one pass, rows go
+        /// from the window into the output, unfiltered against the output row
+        /// above, so the window keeps no `prior` row.
+        private mutating func decodeDirectRows(into pixels: inout PixelBuffer) throws(DecodingError) {
+            guard let pass = passes.first, !rowsDone else { return }
+            var failure: DecodingError?
+            let pixelBytes = directStride
+            let width = frameWidth
+            let rowBytes = pass.rowBytes, stride = pass.rowBytes &+ 1, height = pass.height
+            let outRow = width &* 4
+            let filled = self.filled
+            var next = self.next, row = self.rowInPass
+            window.withUnsafeBufferPointer { w in
+                zeros.withUnsafeBytes { z in
+                    pixels.bytes.withUnsafeMutableBytes { out in
+                        guard let base = w.baseAddress, let zero = z.baseAddress, let dst = out.baseAddress,
+                              rowBytes == width &* pixelBytes, z.count >= outRow, out.count >= height &* outRow else {
+                            failure = .malformed("image buffer does not match the header")
+                            return
+                        }
+                        // Rows are complete in the window (filled − next ≥ stride) and the window has
+                        // `windowSlack` readable bytes past `filled`; output rows `row` (and `row + 1`)
+                        // lie inside the buffer checked above (row < height).
+                        while row < height, filled &- next >= stride {
+                            let filter = base[next]
+                            let src = base + (next &+ 1)
+                            let above = row > 0 ? UnsafeRawPointer(dst + (row &- 1) &* outRow) : zero
+                            let following = next &+ stride
+                            if row &+ 1 < height, filled &- following >= stride, base[following] == filter,
+                               Unfilter.canPairRGBA8(filter) {
+                                Unfilter.rgba8Pair(filter, src, base + (following &+ 1), prior: above,
+                                                   dst + row &* outRow, dst + (row &+ 1) &* outRow, width: width, stride: pixelBytes)
+                                next = following &+ stride
+                                row &+= 2
+                                continue
+                            }
+                            do throws(DecodingError) {
+                                try Unfilter.rgba8(filter, src, prior: above, dst + row &* outRow, width: width, stride: pixelBytes)
+                            } catch {
+                                failure = error
+                                return
+                            }
+                            next = following
+                            row &+= 1
+                        }
+                    }
+                }
+            }
+            self.next = next
+            self.rowInPass = row
+            if row == height {
+                rowInPass = 0
+                passIndex = passes.count
+                rowsDone = true
+            }
+            if let failure { throw failure }
         }
 
         private mutating func decodeRows(into pixels: inout PixelBuffer) throws(DecodingError) {
