@@ -18,9 +18,11 @@ extension JPEG.Decoder {
         let transform = self.transform
         let restartInterval = self.restartInterval
         var rowsDone = planeRowsDone
-        let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
-        let block = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
+        let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 128)
+        let block = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
         block.initialize(repeating: 0, count: 64)
+        // libjpeg-turbo's SIMD transform multiplies in 16 bits: a 16-bit table (low halves) gives the same products.
+        let quant16 = componentQuant.map { Int16(truncatingIfNeeded: $0) }
         let components = UnsafeMutablePointer<JPEG.ScanComponent>.allocate(capacity: 4)
         let zigzag = UnsafeMutablePointer<Int>.allocate(capacity: JPEG.naturalOrder.count)
         zigzag.initialize(from: JPEG.naturalOrder, count: JPEG.naturalOrder.count)
@@ -35,10 +37,12 @@ extension JPEG.Decoder {
             planes.withUnsafeMutableBufferPointer { planeBuffer in
                 huffman.storage.withUnsafeBufferPointer { tables in
                     componentQuant.withUnsafeBufferPointer { quant in
+                    quant16.withUnsafeBufferPointer { quant16 in
                         // The buffers were sized from `layout` at the first scan, and the
                         // offsets below come from the same layout.
                         guard let planeBase = planeBuffer.baseAddress, let tableBase = tables.baseAddress,
-                              let quantBase = quant.baseAddress, let outputBase = outputBuffer.baseAddress else { return }
+                              let quantBase = quant.baseAddress, let quant16Base = quant16.baseAddress,
+                              let outputBase = outputBuffer.baseAddress else { return }
                         // Converts the output rows whose plane rows are all decoded, before a ring
                         // plane reuses their rows.
                         func render() {
@@ -57,6 +61,7 @@ extension JPEG.Decoder {
                                 index: sc.index, h: c.h, v: c.v, blockSize: c.blockSize, blocksPerLine: c.blocksPerLine,
                                 scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride, ringRows: c.ringRows,
                                 plane: planeBase + c.planeOffset, coefficients: nil, quant: quantBase + sc.index * 64,
+                                quant16: quant16Base + sc.index * 64,
                                 dcTable: tableBase + sc.dcTable * JPEG.HuffmanTables.stride,
                                 acTable: tableBase + (4 + sc.acTable) * JPEG.HuffmanTables.stride)
                         }
@@ -97,6 +102,7 @@ extension JPEG.Decoder {
                             for sc in header.components { rowsDone[sc.index] = layout.components[sc.index].planeHeight }
                             render()
                         }
+                    }
                     }
                 }
             }
@@ -141,7 +147,7 @@ extension JPEG.Decoder {
     static func decodeSequentialRow(_ scan: inout ScanState, bytes: UnsafeBufferPointer<UInt8>, final: Bool,
                                     components: UnsafeMutablePointer<JPEG.ScanComponent>, count: Int,
                                     interleaved: Bool, mcusX: Int, restartInterval: Int,
-                                    block: UnsafeMutablePointer<Int32>,
+                                    block: UnsafeMutablePointer<Int16>,
                                     workspace: UnsafeMutablePointer<Int32>, zigzag: UnsafePointer<Int>) -> JPEG.ScanStep {
         let columns = interleaved ? mcusX : components[0].scanBlocksX
         let row = scan.row
@@ -183,10 +189,16 @@ extension JPEG.Decoder {
                         let y = rowBase[i] &+ by &* size
                         let out = c.plane.unsafelyUnwrapped + y * c.planeStride + x
                         if nonZeroAC == 0 {
-                            JPEG.IDCT.fill(size: size, JPEG.IDCT.dcOnlyValue(block[0], c.quant[0]), out, c.planeStride)
+                            JPEG.IDCT.fill(size: size, JPEG.IDCT.dcOnlyValue(Int32(block[0]), c.quant[0]), out, c.planeStride)
                             block[0] = 0
                         } else {
-                            JPEG.IDCT.transform(size: size, block, c.quant, out, c.planeStride, workspace)
+                            if size == 8 {
+                                JPEG.IDCT.islow8x8(block, c.quant16.unsafelyUnwrapped, out, c.planeStride)
+                            } else {
+                                // Reduced transforms (DCT scaling) work on 32-bit coefficients.
+                                for k in 0..<64 { workspace[64 &+ k] = Int32(block[k]) }
+                                JPEG.IDCT.transform(size: size, workspace + 64, c.quant, out, c.planeStride, workspace)
+                            }
                             block.update(repeating: 0, count: 64)
                         }
                     }
@@ -204,7 +216,7 @@ extension JPEG.Decoder {
     @inline(__always)
     static func decodeBlock(_ reader: inout JPEG.BitReader, bytes: UnsafeBufferPointer<UInt8>, final: Bool,
                             dcTable: UnsafePointer<Int32>, acTable: UnsafePointer<Int32>,
-                            predictor: inout Int32, block: UnsafeMutablePointer<Int32>, zigzag: UnsafePointer<Int>) -> Int {
+                            predictor: inout Int32, block: UnsafeMutablePointer<Int16>, zigzag: UnsafePointer<Int>) -> Int {
         if reader.count < 32 { reader.refill(bytes, final: final) }
         let s = symbol(&reader, dcTable)
         guard s >= 0 else { return -1 }
@@ -212,7 +224,7 @@ extension JPEG.Decoder {
         // libjpeg lets the predictor wrap rather than fail on hostile input.
         predictor = predictor &+ Int32(truncatingIfNeeded: diff)
         // Coefficients are 16-bit in libjpeg (JCOEF).
-        block[0] = Int32(Int16(truncatingIfNeeded: predictor))
+        block[0] = Int16(truncatingIfNeeded: predictor)
         var nonZero = 0
         var k = 1
         let fastAC = acTable + JPEG.HuffmanTables.fastACOffset
@@ -223,7 +235,7 @@ extension JPEG.Decoder {
                 // Code and magnitude bits in one lookup.
                 reader.consume(fast & 0xFF)
                 k &+= (fast &>> 8) & 0xF
-                block[zigzag[k]] = Int32(truncatingIfNeeded: fast &>> 16)
+                block[zigzag[k]] = Int16(truncatingIfNeeded: fast &>> 16)
                 nonZero = 1
                 k &+= 1
                 continue
@@ -233,7 +245,7 @@ extension JPEG.Decoder {
             let r = rs &>> 4, size = rs & 15
             if size != 0 {
                 k &+= r
-                block[zigzag[k]] = Int32(Int16(truncatingIfNeeded: magnitude(&reader, size)))
+                block[zigzag[k]] = Int16(truncatingIfNeeded: magnitude(&reader, size))
                 nonZero = 1
             } else {
                 if r != 15 { break }
