@@ -24,6 +24,8 @@ extension JPEG.Decoder {
         // libjpeg-turbo's SIMD transform multiplies in 16 bits: a 16-bit table (low halves) gives the same products.
         let quant16 = componentQuant.map { Int16(truncatingIfNeeded: $0) }
         let components = UnsafeMutablePointer<JPEG.ScanComponent>.allocate(capacity: 4)
+        let predictors = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
+        predictors.initialize(repeating: 0, count: 4)
         let zigzag = UnsafeMutablePointer<Int>.allocate(capacity: JPEG.naturalOrder.count)
         zigzag.initialize(from: JPEG.naturalOrder, count: JPEG.naturalOrder.count)
         defer {
@@ -31,6 +33,7 @@ extension JPEG.Decoder {
             workspace.deallocate()
             block.deallocate()
             components.deallocate()
+            predictors.deallocate()
         }
         input.withUnsafeBufferPointer { bytes in
             output.withUnsafeMutableBufferPointer { outputBuffer in
@@ -76,7 +79,8 @@ extension JPEG.Decoder {
                             step = Self.decodeSequentialRow(&scan, bytes: bytes, final: final, components: components,
                                                             count: header.components.count, interleaved: interleaved,
                                                             mcusX: layout.mcusX, restartInterval: restartInterval,
-                                                            block: block, workspace: workspace, zigzag: zigzag)
+                                                            block: block, workspace: workspace, zigzag: zigzag,
+                                                            predictors: predictors)
                             if step == .decoded && scan.reader.hitEnd { step = .needMoreData }
                             if step == .badCode && scan.reader.paddedAtEOF {
                                 // Zeros past the end of the file made a bad code: the file is truncated.
@@ -148,12 +152,19 @@ extension JPEG.Decoder {
                                     components: UnsafeMutablePointer<JPEG.ScanComponent>, count: Int,
                                     interleaved: Bool, mcusX: Int, restartInterval: Int,
                                     block: UnsafeMutablePointer<Int16>,
-                                    workspace: UnsafeMutablePointer<Int32>, zigzag: UnsafePointer<Int>) -> JPEG.ScanStep {
+                                    workspace: UnsafeMutablePointer<Int32>, zigzag: UnsafePointer<Int>,
+                                    predictors: UnsafeMutablePointer<Int32>) -> JPEG.ScanStep {
         let columns = interleaved ? mcusX : components[0].scanBlocksX
         let row = scan.row
         // A local copy lives in registers; the scan state is written back on every exit.
         var reader = scan.reader
-        defer { scan.reader = reader }
+        // The DC predictors live in plain memory while the row is decoded: writing one lane of the
+        // `SIMD4` in `scan` by a variable index cost a store-forwarding stall per block.
+        for i in 0..<4 { predictors[i] = scan.predictors[i] }
+        defer {
+            scan.reader = reader
+            scan.predictors = SIMD4(predictors[0], predictors[1], predictors[2], predictors[3])
+        }
         // First plane row of this block row per component, wrapped into the ring once here
         // rather than with a division per block: a ring holds whole block rows, so the
         // `v` block rows of an MCU never wrap.
@@ -168,7 +179,7 @@ extension JPEG.Decoder {
             if restartInterval > 0 {
                 if scan.restartsLeft == 0 {
                     guard reader.restart(bytes, final: final) else { return .needMoreData }
-                    scan.predictors = SIMD4()
+                    predictors.update(repeating: 0, count: 4)
                     scan.restartsLeft = restartInterval
                 }
                 scan.restartsLeft -= 1
@@ -179,10 +190,10 @@ extension JPEG.Decoder {
                 let size = c.blockSize
                 for by in 0..<v {
                     for bx in 0..<h {
-                        var predictor = scan.predictors[i]
+                        var predictor = predictors[i]
                         let nonZeroAC = decodeBlock(&reader, bytes: bytes, final: final, dcTable: c.dcTable,
                                                     acTable: c.acTable, predictor: &predictor, block: block, zigzag: zigzag)
-                        scan.predictors[i] = predictor
+                        predictors[i] = predictor
                         guard nonZeroAC >= 0 else { return .badCode }
                         // `plane` is set for every component of a sequential scan.
                         let x = (column * h + bx) * size
