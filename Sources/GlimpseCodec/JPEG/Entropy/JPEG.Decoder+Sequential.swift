@@ -241,7 +241,7 @@ extension JPEG.Decoder {
         let fastAC = acTable + JPEG.HuffmanTables.fastACOffset
         while k < 64 {
             if reader.count < 32 { reader.refill(bytes, final: final) }
-            let fast = Int(fastAC[Int(truncatingIfNeeded: reader.buffer &>> 55)])
+            let fast = Int(fastAC[Int(truncatingIfNeeded: reader.buffer &>> UInt64(64 - JPEG.HuffmanTables.fastACBits))])
             if fast != 0 {
                 // Code and magnitude bits in one lookup.
                 reader.consume(fast & 0xFF)
