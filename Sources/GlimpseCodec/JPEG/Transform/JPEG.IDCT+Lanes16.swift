@@ -98,14 +98,77 @@ extension JPEG.IDCT {
         @inline(__always) func row(_ r: Int) -> Row16 {
             b.loadUnaligned(fromByteOffset: r &* 16, as: Row16.self) &* q.loadUnaligned(fromByteOffset: r &* 16, as: Row16.self)
         }
-        let m = pass16(row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7),
+        let r0 = row(0), r1 = row(1), r2 = row(2), r3 = row(3), r4 = row(4), r5 = row(5), r6 = row(6), r7 = row(7)
+        // Most blocks of a photo (nearly all chroma blocks) have no coefficient outside the
+        // top-left 4x4 quadrant: then rows 4…7 are zero, and so are the first pass's columns
+        // 4…7 ((0 + 2^10) >> 11 = 0), and both passes run with four zero inputs.
+        let lower = unsafeBitCast(r4 | r5 | r6 | r7, to: SIMD2<UInt64>.self)
+        let upper = unsafeBitCast(r0 | r1 | r2 | r3, to: SIMD2<UInt64>.self)
+        if lower[0] | lower[1] | upper[1] == 0 {
+            // Within 4x4; within 2x2 as well when rows 2 and 3 are zero and so are columns 2 and 3
+            // of rows 0 and 1 (the upper 32 bits of the low half).
+            let rows23 = unsafeBitCast(r2 | r3, to: SIMD2<UInt64>.self)[0]
+            let rows01 = unsafeBitCast(r0 | r1, to: SIMD2<UInt64>.self)[0]
+            if rows23 | (rows01 &>> 32) == 0 {
+                corner8x8(r0, r1, out, stride)
+            } else {
+                quadrant8x8(r0, r1, r2, r3, out, stride)
+            }
+        } else {
+            full8x8(r0, r1, r2, r3, r4, r5, r6, r7, out, stride)
+        }
+    }
+
+    /// Both passes and the store for a block with coefficients anywhere.
+    @inline(never)
+    static func full8x8(_ r0: Row16, _ r1: Row16, _ r2: Row16, _ r3: Row16, _ r4: Row16, _ r5: Row16, _ r6: Row16,
+                        _ r7: Row16, _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        let shift2 = constBits + pass1Bits + 3
+        let m = pass16(r0, r1, r2, r3, r4, r5, r6, r7,
                        round: 1 << (constBits - pass1Bits - 1), shift: Int32(constBits - pass1Bits))
         let t = transpose((narrow16(m.0), narrow16(m.1), narrow16(m.2), narrow16(m.3),
                            narrow16(m.4), narrow16(m.5), narrow16(m.6), narrow16(m.7)))
         // The +128 level shift rides on the rounding constant: ⌊(v + 128·2^18) / 2^18⌋ = ⌊v / 2^18⌋ + 128.
-        let shift2 = constBits + pass1Bits + 3
         let o = pass16(t.0, t.1, t.2, t.3, t.4, t.5, t.6, t.7,
                        round: (1 << (shift2 - 1)) + (128 << shift2), shift: Int32(shift2))
+        storeColumns(o, out, stride)
+    }
+
+    /// The same transform when only the top-left 4x4 coefficients can be non-zero: the same
+    /// integers, with the zero inputs folded away. Out of line so that LLVM folds them
+    /// (inlined next to the full transform it did not).
+    @inline(never)
+    static func quadrant8x8(_ r0: Row16, _ r1: Row16, _ r2: Row16, _ r3: Row16,
+                            _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        let z = Row16()
+        let shift2 = constBits + pass1Bits + 3
+        let m = pass16(r0, r1, r2, r3, z, z, z, z,
+                       round: 1 << (constBits - pass1Bits - 1), shift: Int32(constBits - pass1Bits))
+        let t = transpose((narrow16(m.0), narrow16(m.1), narrow16(m.2), narrow16(m.3),
+                           narrow16(m.4), narrow16(m.5), narrow16(m.6), narrow16(m.7)))
+        let o = pass16(t.0, t.1, t.2, t.3, z, z, z, z,
+                       round: (1 << (shift2 - 1)) + (128 << shift2), shift: Int32(shift2))
+        storeColumns(o, out, stride)
+    }
+
+    /// The same when only the top-left 2x2 coefficients can be non-zero.
+    @inline(never)
+    static func corner8x8(_ r0: Row16, _ r1: Row16, _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        let z = Row16()
+        let shift2 = constBits + pass1Bits + 3
+        let m = pass16(r0, r1, z, z, z, z, z, z,
+                       round: 1 << (constBits - pass1Bits - 1), shift: Int32(constBits - pass1Bits))
+        let t = transpose((narrow16(m.0), narrow16(m.1), narrow16(m.2), narrow16(m.3),
+                           narrow16(m.4), narrow16(m.5), narrow16(m.6), narrow16(m.7)))
+        let o = pass16(t.0, t.1, z, z, z, z, z, z,
+                       round: (1 << (shift2 - 1)) + (128 << shift2), shift: Int32(shift2))
+        storeColumns(o, out, stride)
+    }
+
+    /// Saturates the second pass's columns to bytes and stores them as rows.
+    @inline(always)
+    static func storeColumns(_ o: (Wide, Wide, Wide, Wide, Wide, Wide, Wide, Wide),
+                             _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
         // Columns to bytes, then an 8x8 byte transpose: pairs of columns (bytes), quads (16-bit
         // units), then rows (32-bit units), i.e. `punpck*bw`, `*wd`, `*dq`.
         typealias Bytes = SIMD16<UInt8>
