@@ -220,7 +220,7 @@ extension JPEG.Decoder {
     }
 
     /// Decodes one block's coefficients into `block` (zero on entry). Returns
-    /// 1 when an AC coefficient was coded, 0 for a DC-only block, -1 for a bad code.
+    /// 1 when AC symbols were coded (coefficients or zero runs), 0 for a DC-only block, -1 for a bad code.
     ///
     /// A code is at most 16 bits and its magnitude at most 15, so one refill to
     /// 57+ bits covers a whole symbol: the buffer is checked once per coefficient.
@@ -236,7 +236,6 @@ extension JPEG.Decoder {
         predictor = predictor &+ Int32(truncatingIfNeeded: diff)
         // Coefficients are 16-bit in libjpeg (JCOEF).
         block[0] = Int16(truncatingIfNeeded: predictor)
-        var nonZero = 0
         var k = 1
         let fastAC = acTable + JPEG.HuffmanTables.fastACOffset
         while k < 64 {
@@ -247,7 +246,6 @@ extension JPEG.Decoder {
                 reader.consume(fast & 0xFF)
                 k &+= (fast &>> 8) & 0xF
                 block[zigzag[k]] = Int16(truncatingIfNeeded: fast &>> 16)
-                nonZero = 1
                 k &+= 1
                 continue
             }
@@ -257,14 +255,16 @@ extension JPEG.Decoder {
             if size != 0 {
                 k &+= r
                 block[zigzag[k]] = Int16(truncatingIfNeeded: magnitude(&reader, size))
-                nonZero = 1
             } else {
                 if r != 15 { break }
                 k &+= 15
             }
             k &+= 1
         }
-        return nonZero
+        // k moved past 1 only by coded AC symbols: a coefficient, or a zero run (ZRL), which no
+        // encoder sends without a coefficient after it. Deriving this from k keeps a flag out of
+        // the loop (it lived on the stack and was stored per coefficient).
+        return k > 1 ? 1 : 0
     }
 
     /// One Huffman symbol from a buffer holding at least 16 bits; -1 for a bad code.
