@@ -229,9 +229,17 @@ extension JPEG.Decoder {
                             dcTable: UnsafePointer<Int32>, acTable: UnsafePointer<Int32>,
                             predictor: inout Int32, block: UnsafeMutablePointer<Int16>, zigzag: UnsafePointer<Int>) -> Int {
         if reader.count < 32 { reader.refill(bytes, final: final) }
-        let s = symbol(&reader, dcTable)
-        guard s >= 0 else { return -1 }
-        let diff = magnitude(&reader, s)
+        let diff: Int
+        let fastDC = Int(dcTable[JPEG.HuffmanTables.fastACOffset &+ Int(truncatingIfNeeded: reader.buffer &>> UInt64(64 - JPEG.HuffmanTables.fastACBits))])
+        if fastDC != 0 {
+            // Code and difference bits in one lookup.
+            reader.consume(fastDC & 0xFF)
+            diff = fastDC &>> 16
+        } else {
+            let s = symbol(&reader, dcTable)
+            guard s >= 0 else { return -1 }
+            diff = magnitude(&reader, s)
+        }
         // libjpeg lets the predictor wrap rather than fail on hostile input.
         predictor = predictor &+ Int32(truncatingIfNeeded: diff)
         // Coefficients are 16-bit in libjpeg (JCOEF).

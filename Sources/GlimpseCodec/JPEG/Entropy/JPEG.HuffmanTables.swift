@@ -4,8 +4,9 @@ extension JPEG {
     ///
     /// Each slot holds, as `Int32`s (T.81 §C and annex F.2.2.3):
     /// - a 9-bit lookahead table: `length << 8 | symbol` for codes of up to 9 bits, 0 otherwise;
-    /// - for AC slots, a second, 10-bit table that decodes a whole coefficient at once when code
-    ///   and magnitude bits fit in 10 bits: `value << 16 | run << 8 | bits used`;
+    /// - a second, 10-bit table that decodes a whole coefficient at once when code and magnitude
+    ///   bits fit in 10 bits: `value << 16 | run << 8 | bits used` (DC slots: the difference,
+    ///   run 0);
     /// - `maxcode`/`valoffset` per code length for the canonical slow path;
     /// - the symbol values.
     struct HuffmanTables: Sendable {
@@ -61,7 +62,19 @@ extension JPEG {
                             }
                         }
                         let run = Int(values[index]) >> 4, size = Int(values[index]) & 15
-                        if !isDC && size > 0 && length + size <= Self.fastACBits {
+                        if isDC && length + size <= Self.fastACBits {
+                            // DC: the difference (0 for size 0) and the bits used; never 0 as a whole.
+                            let shift = Self.fastACBits - length
+                            let first = code << shift
+                            for fill in first..<(first + (1 << shift)) {
+                                var value = 0
+                                if size > 0 {
+                                    let extra = (fill >> (shift - size)) & ((1 << size) - 1)
+                                    value = extra < (1 << (size - 1)) ? extra - (1 << size) + 1 : extra
+                                }
+                                storage[base + Self.fastACOffset + fill] = Int32(value << 16 | (length + size))
+                            }
+                        } else if !isDC && size > 0 && length + size <= Self.fastACBits {
                             // The magnitude bits follow the code inside the same 10-bit window.
                             let shift = Self.fastACBits - length
                             let first = code << shift
