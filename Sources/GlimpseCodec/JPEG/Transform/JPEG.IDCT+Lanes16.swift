@@ -12,6 +12,8 @@ extension JPEG.IDCT {
     /// These are the same integers as jidctint.c whenever the 16-bit sums do
     /// not overflow, which holds for every coefficient an encoder produces;
     /// where they do (hostile data), the result is libjpeg-turbo's SIMD result.
+    // `@inline(always)` (Swift 6.2+), not `@inline(__always)`: the latter is only a hint, and
+    // the optimiser left this function as a call (its result tuple went through memory).
     @inline(always)
     static func pass16(_ x0: Row16, _ x1: Row16, _ x2: Row16, _ x3: Row16,
                        _ x4: Row16, _ x5: Row16, _ x6: Row16, _ x7: Row16,
