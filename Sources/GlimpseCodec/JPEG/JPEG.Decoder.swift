@@ -169,13 +169,15 @@ extension JPEG {
                 let ring = layout.withRingPlanes()
                 var ringPlanes = [UInt8](repeating: 0, count: ring.planeBytes)
                 let transform = self.transform
+                let quant16 = componentQuant.map { Int16(truncatingIfNeeded: $0) }
                 coefficients.withUnsafeBufferPointer { coefficients in
                     componentQuant.withUnsafeBufferPointer { quant in
+                    quant16.withUnsafeBufferPointer { quant16 in
                         ringPlanes.withUnsafeMutableBufferPointer { planes in
                             pixels.withUnsafeMutableBufferPointer { out in
                                 // All four buffers were sized from `layout` when the first scan started.
-                                guard let c = coefficients.baseAddress, let q = quant.baseAddress, let p = planes.baseAddress,
-                                      let o = out.baseAddress else { return }
+                                guard let c = coefficients.baseAddress, let q = quant.baseAddress, let q16 = quant16.baseAddress,
+                                      let p = planes.baseAddress, let o = out.baseAddress else { return }
                                 let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 128)
                                 let block = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
                                 defer { workspace.deallocate(); block.deallocate() }
@@ -186,11 +188,12 @@ extension JPEG {
                                             JPEG.BlockSmoothing.transform(
                                                 component: component, mcuRow: mcuRow, layout: ring,
                                                 bits: coefficientBits[(index * 10)..<(index * 10 + 10)],
-                                                coefficients: c, quant: q + index * 64, plane: p + component.planeOffset,
+                                                coefficients: c, quant: q + index * 64, quant16: q16 + index * 64, plane: p + component.planeOffset,
                                                 workspace: workspace, block: block, scratch: workspace + 64)
                                         }
                                     } else {
-                                        ring.transform(mcuRow: mcuRow, coefficients: c, quantTables: q, planes: p, workspace: workspace)
+                                        ring.transform(mcuRow: mcuRow, coefficients: c, quantTables: q, quantTables16: q16, planes: p,
+                                                       workspace: workspace)
                                     }
                                     var ready = ring.outputHeight
                                     for (index, component) in ring.components.enumerated() {
@@ -207,6 +210,7 @@ extension JPEG {
                                 (o + written).update(repeating: 0, count: out.count - written)
                             }
                         }
+                    }
                     }
                 }
             } else {

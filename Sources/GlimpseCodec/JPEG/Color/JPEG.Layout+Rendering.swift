@@ -23,9 +23,10 @@ extension JPEG.Layout {
     /// Transforms the blocks of MCU row `mcuRow` of a progressive frame's
     /// coefficients into the planes (ring planes when the layout has them).
     func transform(mcuRow: Int, coefficients: UnsafePointer<Int16>, quantTables: UnsafePointer<Int32>,
+                   quantTables16: UnsafePointer<Int16>,
                    planes: UnsafeMutablePointer<UInt8>, workspace: UnsafeMutablePointer<Int32>) {
         for (c, component) in components.enumerated() {
-            let quant = quantTables + c * 64
+            let quant = quantTables + c * 64, quant16 = quantTables16 + c * 64
             let size = component.blockSize
             for by in (mcuRow * component.v)..<((mcuRow + 1) * component.v) {
                 var y = by * size
@@ -33,7 +34,7 @@ extension JPEG.Layout {
                 for bx in 0..<component.blocksPerLine {
                     let block = coefficients + component.coefficientOffset + (by * component.blocksPerLine + bx) * 64
                     let out = planes + component.planeOffset + y * component.planeStride + bx * size
-                    JPEG.IDCT.transformBlock(block, quant: quant, size: size, out: out,
+                    JPEG.IDCT.transformBlock(block, quant: quant, quant16: quant16, size: size, out: out,
                                                 stride: component.planeStride, workspace: workspace, scratch: workspace + 64)
                 }
             }

@@ -40,7 +40,7 @@ extension JPEG.Decoder {
                                 index: sc.index, h: c.h, v: c.v, blockSize: c.blockSize, blocksPerLine: c.blocksPerLine,
                                 scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride, ringRows: c.ringRows,
                                 plane: nil, coefficients: coefficientBase + c.coefficientOffset,
-                                quant: quantBase + sc.index * 64,
+                                quant: quantBase + sc.index * 64, quant16: nil,
                                 dcTable: tableBase + sc.dcTable * JPEG.HuffmanTables.stride,
                                 acTable: tableBase + (4 + sc.acTable) * JPEG.HuffmanTables.stride)
                         }

@@ -18,10 +18,14 @@ extension JPEG.Decoder {
         let transform = self.transform
         let restartInterval = self.restartInterval
         var rowsDone = planeRowsDone
-        let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
-        let block = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
+        let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 128)
+        let block = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
         block.initialize(repeating: 0, count: 64)
+        // libjpeg-turbo's SIMD transform multiplies in 16 bits: a 16-bit table (low halves) gives the same products.
+        let quant16 = componentQuant.map { Int16(truncatingIfNeeded: $0) }
         let components = UnsafeMutablePointer<JPEG.ScanComponent>.allocate(capacity: 4)
+        let predictors = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
+        predictors.initialize(repeating: 0, count: 4)
         let zigzag = UnsafeMutablePointer<Int>.allocate(capacity: JPEG.naturalOrder.count)
         zigzag.initialize(from: JPEG.naturalOrder, count: JPEG.naturalOrder.count)
         defer {
@@ -29,16 +33,19 @@ extension JPEG.Decoder {
             workspace.deallocate()
             block.deallocate()
             components.deallocate()
+            predictors.deallocate()
         }
         input.withUnsafeBufferPointer { bytes in
             output.withUnsafeMutableBufferPointer { outputBuffer in
             planes.withUnsafeMutableBufferPointer { planeBuffer in
                 huffman.storage.withUnsafeBufferPointer { tables in
                     componentQuant.withUnsafeBufferPointer { quant in
+                    quant16.withUnsafeBufferPointer { quant16 in
                         // The buffers were sized from `layout` at the first scan, and the
                         // offsets below come from the same layout.
                         guard let planeBase = planeBuffer.baseAddress, let tableBase = tables.baseAddress,
-                              let quantBase = quant.baseAddress, let outputBase = outputBuffer.baseAddress else { return }
+                              let quantBase = quant.baseAddress, let quant16Base = quant16.baseAddress,
+                              let outputBase = outputBuffer.baseAddress else { return }
                         // Converts the output rows whose plane rows are all decoded, before a ring
                         // plane reuses their rows.
                         func render() {
@@ -57,6 +64,7 @@ extension JPEG.Decoder {
                                 index: sc.index, h: c.h, v: c.v, blockSize: c.blockSize, blocksPerLine: c.blocksPerLine,
                                 scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride, ringRows: c.ringRows,
                                 plane: planeBase + c.planeOffset, coefficients: nil, quant: quantBase + sc.index * 64,
+                                quant16: quant16Base + sc.index * 64,
                                 dcTable: tableBase + sc.dcTable * JPEG.HuffmanTables.stride,
                                 acTable: tableBase + (4 + sc.acTable) * JPEG.HuffmanTables.stride)
                         }
@@ -71,7 +79,8 @@ extension JPEG.Decoder {
                             step = Self.decodeSequentialRow(&scan, bytes: bytes, final: final, components: components,
                                                             count: header.components.count, interleaved: interleaved,
                                                             mcusX: layout.mcusX, restartInterval: restartInterval,
-                                                            block: block, workspace: workspace, zigzag: zigzag)
+                                                            block: block, workspace: workspace, zigzag: zigzag,
+                                                            predictors: predictors)
                             if step == .decoded && scan.reader.hitEnd { step = .needMoreData }
                             if step == .badCode && scan.reader.paddedAtEOF {
                                 // Zeros past the end of the file made a bad code: the file is truncated.
@@ -97,6 +106,7 @@ extension JPEG.Decoder {
                             for sc in header.components { rowsDone[sc.index] = layout.components[sc.index].planeHeight }
                             render()
                         }
+                    }
                     }
                 }
             }
@@ -141,13 +151,20 @@ extension JPEG.Decoder {
     static func decodeSequentialRow(_ scan: inout ScanState, bytes: UnsafeBufferPointer<UInt8>, final: Bool,
                                     components: UnsafeMutablePointer<JPEG.ScanComponent>, count: Int,
                                     interleaved: Bool, mcusX: Int, restartInterval: Int,
-                                    block: UnsafeMutablePointer<Int32>,
-                                    workspace: UnsafeMutablePointer<Int32>, zigzag: UnsafePointer<Int>) -> JPEG.ScanStep {
+                                    block: UnsafeMutablePointer<Int16>,
+                                    workspace: UnsafeMutablePointer<Int32>, zigzag: UnsafePointer<Int>,
+                                    predictors: UnsafeMutablePointer<Int32>) -> JPEG.ScanStep {
         let columns = interleaved ? mcusX : components[0].scanBlocksX
         let row = scan.row
         // A local copy lives in registers; the scan state is written back on every exit.
         var reader = scan.reader
-        defer { scan.reader = reader }
+        // The DC predictors live in plain memory while the row is decoded: writing one lane of the
+        // `SIMD4` in `scan` by a variable index cost a store-forwarding stall per block.
+        for i in 0..<4 { predictors[i] = scan.predictors[i] }
+        defer {
+            scan.reader = reader
+            scan.predictors = SIMD4(predictors[0], predictors[1], predictors[2], predictors[3])
+        }
         // First plane row of this block row per component, wrapped into the ring once here
         // rather than with a division per block: a ring holds whole block rows, so the
         // `v` block rows of an MCU never wrap.
@@ -162,7 +179,7 @@ extension JPEG.Decoder {
             if restartInterval > 0 {
                 if scan.restartsLeft == 0 {
                     guard reader.restart(bytes, final: final) else { return .needMoreData }
-                    scan.predictors = SIMD4()
+                    predictors.update(repeating: 0, count: 4)
                     scan.restartsLeft = restartInterval
                 }
                 scan.restartsLeft -= 1
@@ -173,20 +190,26 @@ extension JPEG.Decoder {
                 let size = c.blockSize
                 for by in 0..<v {
                     for bx in 0..<h {
-                        var predictor = scan.predictors[i]
+                        var predictor = predictors[i]
                         let nonZeroAC = decodeBlock(&reader, bytes: bytes, final: final, dcTable: c.dcTable,
                                                     acTable: c.acTable, predictor: &predictor, block: block, zigzag: zigzag)
-                        scan.predictors[i] = predictor
+                        predictors[i] = predictor
                         guard nonZeroAC >= 0 else { return .badCode }
                         // `plane` is set for every component of a sequential scan.
                         let x = (column * h + bx) * size
                         let y = rowBase[i] &+ by &* size
                         let out = c.plane.unsafelyUnwrapped + y * c.planeStride + x
                         if nonZeroAC == 0 {
-                            JPEG.IDCT.fill(size: size, JPEG.IDCT.dcOnlyValue(block[0], c.quant[0]), out, c.planeStride)
+                            JPEG.IDCT.fill(size: size, JPEG.IDCT.dcOnlyValue(Int32(block[0]), c.quant[0]), out, c.planeStride)
                             block[0] = 0
                         } else {
-                            JPEG.IDCT.transform(size: size, block, c.quant, out, c.planeStride, workspace)
+                            if size == 8 {
+                                JPEG.IDCT.islow8x8(block, c.quant16.unsafelyUnwrapped, out, c.planeStride)
+                            } else {
+                                // Reduced transforms (DCT scaling) work on 32-bit coefficients.
+                                for k in 0..<64 { workspace[64 &+ k] = Int32(block[k]) }
+                                JPEG.IDCT.transform(size: size, workspace + 64, c.quant, out, c.planeStride, workspace)
+                            }
                             block.update(repeating: 0, count: 64)
                         }
                     }
@@ -197,34 +220,40 @@ extension JPEG.Decoder {
     }
 
     /// Decodes one block's coefficients into `block` (zero on entry). Returns
-    /// 1 when an AC coefficient was coded, 0 for a DC-only block, -1 for a bad code.
+    /// 1 when AC symbols were coded (coefficients or zero runs), 0 for a DC-only block, -1 for a bad code.
     ///
     /// A code is at most 16 bits and its magnitude at most 15, so one refill to
     /// 57+ bits covers a whole symbol: the buffer is checked once per coefficient.
     @inline(__always)
     static func decodeBlock(_ reader: inout JPEG.BitReader, bytes: UnsafeBufferPointer<UInt8>, final: Bool,
                             dcTable: UnsafePointer<Int32>, acTable: UnsafePointer<Int32>,
-                            predictor: inout Int32, block: UnsafeMutablePointer<Int32>, zigzag: UnsafePointer<Int>) -> Int {
+                            predictor: inout Int32, block: UnsafeMutablePointer<Int16>, zigzag: UnsafePointer<Int>) -> Int {
         if reader.count < 32 { reader.refill(bytes, final: final) }
-        let s = symbol(&reader, dcTable)
-        guard s >= 0 else { return -1 }
-        let diff = magnitude(&reader, s)
+        let diff: Int
+        let fastDC = Int(dcTable[JPEG.HuffmanTables.fastACOffset &+ Int(truncatingIfNeeded: reader.buffer &>> UInt64(64 - JPEG.HuffmanTables.fastACBits))])
+        if fastDC != 0 {
+            // Code and difference bits in one lookup.
+            reader.consume(fastDC & 0xFF)
+            diff = fastDC &>> 16
+        } else {
+            let s = symbol(&reader, dcTable)
+            guard s >= 0 else { return -1 }
+            diff = magnitude(&reader, s)
+        }
         // libjpeg lets the predictor wrap rather than fail on hostile input.
         predictor = predictor &+ Int32(truncatingIfNeeded: diff)
         // Coefficients are 16-bit in libjpeg (JCOEF).
-        block[0] = Int32(Int16(truncatingIfNeeded: predictor))
-        var nonZero = 0
+        block[0] = Int16(truncatingIfNeeded: predictor)
         var k = 1
         let fastAC = acTable + JPEG.HuffmanTables.fastACOffset
         while k < 64 {
             if reader.count < 32 { reader.refill(bytes, final: final) }
-            let fast = Int(fastAC[Int(truncatingIfNeeded: reader.buffer &>> 55)])
+            let fast = Int(fastAC[Int(truncatingIfNeeded: reader.buffer &>> UInt64(64 - JPEG.HuffmanTables.fastACBits))])
             if fast != 0 {
                 // Code and magnitude bits in one lookup.
                 reader.consume(fast & 0xFF)
                 k &+= (fast &>> 8) & 0xF
-                block[zigzag[k]] = Int32(truncatingIfNeeded: fast &>> 16)
-                nonZero = 1
+                block[zigzag[k]] = Int16(truncatingIfNeeded: fast &>> 16)
                 k &+= 1
                 continue
             }
@@ -233,15 +262,17 @@ extension JPEG.Decoder {
             let r = rs &>> 4, size = rs & 15
             if size != 0 {
                 k &+= r
-                block[zigzag[k]] = Int32(Int16(truncatingIfNeeded: magnitude(&reader, size)))
-                nonZero = 1
+                block[zigzag[k]] = Int16(truncatingIfNeeded: magnitude(&reader, size))
             } else {
                 if r != 15 { break }
                 k &+= 15
             }
             k &+= 1
         }
-        return nonZero
+        // k moved past 1 only by coded AC symbols: a coefficient, or a zero run (ZRL), which no
+        // encoder sends without a coefficient after it. Deriving this from k keeps a flag out of
+        // the loop (it lived on the stack and was stored per coefficient).
+        return k > 1 ? 1 : 0
     }
 
     /// One Huffman symbol from a buffer holding at least 16 bits; -1 for a bad code.

@@ -4,18 +4,21 @@ extension JPEG {
     ///
     /// Each slot holds, as `Int32`s (T.81 §C and annex F.2.2.3):
     /// - a 9-bit lookahead table: `length << 8 | symbol` for codes of up to 9 bits, 0 otherwise;
-    /// - for AC slots, a second 9-bit table that decodes a whole coefficient at once when code
-    ///   and magnitude bits fit in 9 bits: `value << 16 | run << 8 | bits used`;
+    /// - a second, 10-bit table that decodes a whole coefficient at once when code and magnitude
+    ///   bits fit in 10 bits: `value << 16 | run << 8 | bits used` (DC slots: the difference,
+    ///   run 0);
     /// - `maxcode`/`valoffset` per code length for the canonical slow path;
     /// - the symbol values.
     struct HuffmanTables: Sendable {
         static let lookaheadBits = 9
+        /// Window of the AC table that decodes code and magnitude together.
+        static let fastACBits = 10
         static let lookupOffset = 0
         static let fastACOffset = 512
-        static let maxcodeOffset = 1024
-        static let valoffsetOffset = 1042
-        static let valuesOffset = 1060
-        static let stride = 1316
+        static let maxcodeOffset = 1536
+        static let valoffsetOffset = 1554
+        static let valuesOffset = 1572
+        static let stride = 1828
 
         var storage: [Int32]
         var defined: [Bool]
@@ -56,15 +59,29 @@ extension JPEG {
                             let symbol = Int(values[index])
                             for fill in first..<(first + (1 << shift)) {
                                 storage[base + Self.lookupOffset + fill] = Int32(length << 8 | symbol)
-                                if !isDC {
-                                    let run = symbol >> 4, size = symbol & 15
-                                    if size > 0 && length + size <= Self.lookaheadBits {
-                                        // The magnitude bits follow the code inside the same 9-bit window.
-                                        let extra = (fill >> (shift - size)) & ((1 << size) - 1)
-                                        let value = extra < (1 << (size - 1)) ? extra - (1 << size) + 1 : extra
-                                        storage[base + Self.fastACOffset + fill] = Int32(value << 16 | run << 8 | (length + size))
-                                    }
+                            }
+                        }
+                        let run = Int(values[index]) >> 4, size = Int(values[index]) & 15
+                        if isDC && length + size <= Self.fastACBits {
+                            // DC: the difference (0 for size 0) and the bits used; never 0 as a whole.
+                            let shift = Self.fastACBits - length
+                            let first = code << shift
+                            for fill in first..<(first + (1 << shift)) {
+                                var value = 0
+                                if size > 0 {
+                                    let extra = (fill >> (shift - size)) & ((1 << size) - 1)
+                                    value = extra < (1 << (size - 1)) ? extra - (1 << size) + 1 : extra
                                 }
+                                storage[base + Self.fastACOffset + fill] = Int32(value << 16 | (length + size))
+                            }
+                        } else if !isDC && size > 0 && length + size <= Self.fastACBits {
+                            // The magnitude bits follow the code inside the same 10-bit window.
+                            let shift = Self.fastACBits - length
+                            let first = code << shift
+                            for fill in first..<(first + (1 << shift)) {
+                                let extra = (fill >> (shift - size)) & ((1 << size) - 1)
+                                let value = extra < (1 << (size - 1)) ? extra - (1 << size) + 1 : extra
+                                storage[base + Self.fastACOffset + fill] = Int32(value << 16 | run << 8 | (length + size))
                             }
                         }
                         code += 1

@@ -14,6 +14,8 @@ extension JPEG {
         var plane: UnsafeMutablePointer<UInt8>?
         var coefficients: UnsafeMutablePointer<Int16>?
         var quant: UnsafePointer<Int32>
+        /// The same table in 16 bits, for the 8x8 transform (sequential scans only).
+        var quant16: UnsafePointer<Int16>?
         var dcTable: UnsafePointer<Int32>
         var acTable: UnsafePointer<Int32>
     }

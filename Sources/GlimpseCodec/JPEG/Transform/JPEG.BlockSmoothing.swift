@@ -23,7 +23,7 @@ extension JPEG {
 
         /// Transforms every block of component `c` with smoothing.
         static func transform(component c: Layout.Component, mcuRow: Int, layout: Layout, bits: ArraySlice<Int>,
-                              coefficients: UnsafePointer<Int16>, quant: UnsafePointer<Int32>,
+                              coefficients: UnsafePointer<Int16>, quant: UnsafePointer<Int32>, quant16: UnsafePointer<Int16>,
                               plane: UnsafeMutablePointer<UInt8>, workspace: UnsafeMutablePointer<Int32>,
                               block: UnsafeMutablePointer<Int16>, scratch: UnsafeMutablePointer<Int32>) {
             let b = Array(bits)
@@ -76,7 +76,7 @@ extension JPEG {
                         var y = row * size
                         if c.ringRows > 0 { y %= c.ringRows }
                         let out = plane + y * c.planeStride + column * size
-                        IDCT.transformBlock(block, quant: quant, size: size, out: out, stride: c.planeStride,
+                        IDCT.transformBlock(block, quant: quant, quant16: quant16, size: size, out: out, stride: c.planeStride,
                                             workspace: workspace, scratch: scratch)
                         for r in 0..<5 {
                             for k in 0..<4 { window[r * 5 + k] = window[r * 5 + k + 1] }

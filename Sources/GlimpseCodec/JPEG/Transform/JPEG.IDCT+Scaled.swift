@@ -102,13 +102,13 @@ extension JPEG.IDCT {
         out[0] = rangeLimit((dc &+ 4) &>> 3)
     }
 
-    /// Transforms one block to a `size`×`size` block of samples (size 8, 4, 2 or 1).
+    /// Transforms one block to a `size`×`size` block of samples (size 4, 2 or 1;
+    /// full-size blocks go through ``islow8x8(_:_:_:_:)``).
     @inline(__always)
     static func transform(size: Int, _ block: UnsafePointer<Int32>, _ quant: UnsafePointer<Int32>,
                           _ out: UnsafeMutablePointer<UInt8>, _ stride: Int,
                           _ workspace: UnsafeMutablePointer<Int32>) {
         switch size {
-        case 8: islow8x8SIMD(block, quant, out, stride)
         case 4: islow4x4(block, quant, out, stride, workspace)
         case 2: islow2x2(block, quant, out, stride, workspace)
         default: islow1x1(block, quant, out)
@@ -128,7 +128,7 @@ extension JPEG.IDCT {
     /// Transforms a stored (16-bit) block, taking the shortcut for blocks whose
     /// AC coefficients are all zero. `scratch` holds 64 `Int32`s.
     @inline(__always)
-    static func transformBlock(_ block: UnsafePointer<Int16>, quant: UnsafePointer<Int32>, size: Int,
+    static func transformBlock(_ block: UnsafePointer<Int16>, quant: UnsafePointer<Int32>, quant16: UnsafePointer<Int16>, size: Int,
                                out: UnsafeMutablePointer<UInt8>, stride: Int,
                                workspace: UnsafeMutablePointer<Int32>, scratch: UnsafeMutablePointer<Int32>) {
         let raw = UnsafeRawPointer(block)
@@ -138,7 +138,7 @@ extension JPEG.IDCT {
         if low == SIMD32<Int16>() && high == SIMD32<Int16>() {
             fill(size: size, dcOnlyValue(Int32(block[0]), quant[0]), out, stride)
         } else if size == 8 {
-            islow8x8SIMD(block, quant, out, stride)
+            islow8x8(block, quant16, out, stride)
         } else {
             for k in 0..<64 { scratch[k] = Int32(block[k]) }
             transform(size: size, scratch, quant, out, stride, workspace)
