@@ -13,8 +13,17 @@ shift 2
 case "$target" in png|jpeg|gif|sniff|incremental|roundtrip) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
 
 # -parse-as-library: libFuzzer provides main(); the Swift file only exports LLVMFuzzerTestOneInput.
-swift build -c release --product fuzz-libfuzzer --scratch-path .build-libfuzzer \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
+build() {
+    swift build -c release --product fuzz-libfuzzer --scratch-path .build-libfuzzer \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
+}
+# SwiftPM's cache of the path dependency goes stale when root package files are added or
+# removed ("missing inputs"): one clean rebuild fixes that; a second failure is real.
+if ! build; then
+    echo "build failed; retrying once with a clean .build-libfuzzer" >&2
+    rm -rf .build-libfuzzer
+    build
+fi
 binary=.build-libfuzzer/release/fuzz-libfuzzer
 
 work=work/$target
