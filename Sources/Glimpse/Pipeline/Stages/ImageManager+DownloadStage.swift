@@ -27,8 +27,9 @@ extension ImageManager {
         // body (four for a 50 KB image), which a load nobody watches should not pay.
         // A waiter that joins the job later gets its completion (and partial
         // images) but progress only if the job was started with a listener.
-        let listens = table.withLock { table in
-            table.waiters(of: key, job: job).contains { $0.progress != nil }
+        let (listens, wantsPartial) = table.withLock { table in
+            let waiters = table.waiters(of: key, job: job)
+            return (waiters.contains { $0.progress != nil }, waiters.contains { $0.partialImage != nil })
         }
         var progress: (@Sendable (Int64, Int64?) -> Void)?
         if listens {
@@ -42,9 +43,7 @@ extension ImageManager {
             partial = { [self] image in reportPartialImage(key, job: job, image: image) }
         }
         let handlePartial = partial
-        let ordered = request.options.progressive || listens || table.withLock { table in
-            table.waiters(of: key, job: job).contains { $0.partialImage != nil }
-        }
+        let ordered = request.options.progressive || listens || wantsPartial
         typealias Outcome = Result<ImageDownloadResult, ImageDownloadError>
         let result: Outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
