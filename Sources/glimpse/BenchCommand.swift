@@ -114,26 +114,23 @@ struct BenchCommand: ParsableCommand {
     /// Decodes and composes every frame of a GIF, dropping each one as soon as it is produced.
     private func stream(_ bytes: [UInt8], options: DecodingOptions) throws(DecodingError) -> Decoded {
         var frames = 0
-        var size = (width: 0, height: 0)
-        func count(_ frame: ImageFrame) {
-            frames += 1
-            size = (frame.pixels.width, frame.pixels.height)
-        }
+        var iterator: GIF.FrameIterator
         if let chunkSize {
-            var iterator = GIF.FrameIterator(options: options)
+            iterator = GIF.FrameIterator(options: options)
             var offset = 0
             while offset < bytes.count {
                 let end = min(offset + chunkSize, bytes.count)
                 iterator.append(bytes[offset..<end])
                 offset = end
-                while let frame = try iterator.next() { count(frame) }
+                while try iterator.next() != nil { frames += 1 }
             }
             iterator.endOfInput()
-            while let frame = try iterator.next() { count(frame) }
         } else {
-            var iterator = GIF.FrameIterator(bytes, options: options)
-            while let frame = try iterator.next() { count(frame) }
+            iterator = GIF.FrameIterator(bytes, options: options)
         }
-        return Decoded(format: .gif, width: size.width, height: size.height, frames: frames)
+        while try iterator.next() != nil { frames += 1 }
+        // Every frame is the whole canvas, as in the decoded Image.
+        return Decoded(format: .gif, width: iterator.screen?.width ?? 0, height: iterator.screen?.height ?? 0,
+                       frames: frames)
     }
 }
