@@ -160,7 +160,8 @@ extension JPEG.Decoder {
                     self.layout = layout
                 }
                 planes = [UInt8](repeating: 0, count: layout.planeBytes)
-                output = JPEG.uninitializedBytes(count: layout.outputWidth * layout.outputHeight * 4)
+                output = PixelStorage.uninitializedBytes(count: layout.outputWidth * layout.outputHeight * 4,
+                                                         adviseHugePages: options.adviseHugePages)
             }
         }
         for component in header.components {

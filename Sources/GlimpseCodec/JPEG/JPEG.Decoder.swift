@@ -164,7 +164,8 @@ extension JPEG {
             if frame.progressive {
                 let smoothing = JPEG.BlockSmoothing.applies(coefficientBits: coefficientBits, quant: componentQuant,
                                                             components: layout.components.count)
-                pixels = JPEG.uninitializedBytes(count: layout.outputWidth * layout.outputHeight * 4)
+                pixels = PixelStorage.uninitializedBytes(count: layout.outputWidth * layout.outputHeight * 4,
+                                                          adviseHugePages: options.adviseHugePages)
                 // MCU row by MCU row through ring planes: transform, then convert the rows that are ready.
                 let ring = layout.withRingPlanes()
                 var ringPlanes = [UInt8](repeating: 0, count: ring.planeBytes)

@@ -21,14 +21,4 @@ public enum JPEG {
         63, 63, 63, 63, 63, 63, 63, 63,
         63, 63, 63, 63, 63, 63, 63, 63,
     ]
-
-    /// Output bytes that are not cleared first: the decoder writes every byte
-    /// before they are shown (rendered rows; ``Decoder`` clears the rows not
-    /// rendered yet in the copy it hands out). Clearing 4 bytes per pixel up
-    /// front is a full extra pass over memory (perf: ~4 % of a baseline decode).
-    /// The caller has checked `count` against ``DecodingLimits``.
-    static func uninitializedBytes(count: Int) -> [UInt8] {
-        // UInt8 is trivial: no element needs initialising to be destroyed safely.
-        [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
-    }
 }

@@ -44,7 +44,8 @@ extension PNG.Decoder {
         try options.limits.checkBytes(frame.width &* frame.height, of: format.bytesPerPixel, alreadyUsed: bytesUsed &+ working)
         guard let expander else { return }
         animation.frameDecoder = nil
-        animation.frameBuffer = PNG.outputBuffer(width: frame.width, height: frame.height, format: format)
+        animation.frameBuffer = PNG.outputBuffer(width: frame.width, height: frame.height, format: format,
+                                                 adviseHugePages: options.adviseHugePages)
         animation.frameDecoder = PNG.ScanlineDecoder(header: header, width: frame.width, height: frame.height,
                                                      expander: expander)
     }

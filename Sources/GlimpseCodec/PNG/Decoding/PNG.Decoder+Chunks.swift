@@ -152,7 +152,8 @@ extension PNG.Decoder {
             &+ working
         let expander = PNG.Expander(header: header, palette: palette, transparency: transparency, wide: format == .rgba16)
         self.expander = expander
-        image = PNG.outputBuffer(width: header.width, height: header.height, format: format)
+        image = PNG.outputBuffer(width: header.width, height: header.height, format: format,
+                                 adviseHugePages: options.adviseHugePages)
         scanlines = PNG.ScanlineDecoder(header: header, width: header.width, height: header.height,
                                         expander: expander)
         try startAnimation(header: header, format: format)

@@ -6,9 +6,9 @@ extension PNG {
     /// extra pass over memory for large images.
     ///
     /// The caller has checked the size against ``DecodingLimits``.
-    static func outputBuffer(width: Int, height: Int, format: PixelFormat) -> PixelBuffer {
+    static func outputBuffer(width: Int, height: Int, format: PixelFormat, adviseHugePages: Bool) -> PixelBuffer {
         let count = width &* height &* format.bytesPerPixel
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        let bytes = PixelStorage.uninitializedBytes(count: count, adviseHugePages: adviseHugePages)
         return PixelBuffer(width: width, height: height, format: format, bytes: bytes)
             ?? PixelBuffer(width: width, height: height, format: format)
     }
