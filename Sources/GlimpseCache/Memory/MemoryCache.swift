@@ -72,12 +72,19 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         self.init(configuration: Configuration(costLimit: costLimit, countLimit: countLimit))
     }
 
-    /// Runs `body` on the state of the shard that owns `key`, with the caller's lane.
+    /// Runs `body` on the state of the shard that owns `key`, with the key's hash and the
+    /// caller's lane, both found before the lock is taken.
     @inlinable
-    func withShard<R: Sendable>(for key: Key, _ body: (inout State, _ lane: Int) -> R) -> R {
-        let index = shardMask == 0 ? 0 : key.hashValue & shardMask
+    func withShard<R: Sendable>(for key: Key, _ body: (inout State, _ hash: Int, _ lane: Int) -> R) -> R {
+        let hash = key.hashValue
         let lane = ProcessorLane.current(mask: laneMask)
-        return shards[index].withLock { body(&$0, lane) }
+        return shards[shardIndex(forHash: hash)].withLock { body(&$0, hash, lane) }
+    }
+
+    /// The shard of a key hash: its top bits, since a shard's index table uses the low ones.
+    @inlinable
+    func shardIndex(forHash hash: Int) -> Int {
+        Int(truncatingIfNeeded: UInt(bitPattern: hash) >> 58) & shardMask
     }
 
     /// Runs `body` on every shard's state in turn.
@@ -93,15 +100,15 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// The value for `key`, marking it most recently used; `nil` when absent or expired.
     @inlinable
     public func value(forKey key: Key) -> Value? {
-        withShard(for: key) { state, lane -> Value? in
-            guard let slot = state.list.touch(key, lane: lane), let node = state.list.nodes[slot] else {
+        withShard(for: key) { state, hash, lane -> Value? in
+            guard let slot = state.list.touch(key, hash: hash, lane: lane), let node = state.list.nodes[slot] else {
                 state.misses += 1
                 return nil
             }
             // The clock is read only for entries that can expire.
             if let expiry = node.expiry, configuration.clock.now() >= expiry {
                 state.list.uncountHit(lane: lane)
-                state.list.remove(key)
+                state.list.remove(key, hash: hash)
                 state.misses += 1
                 return nil
             }
@@ -113,8 +120,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     @inlinable
     public func contains(_ key: Key) -> Bool {
         let clock = configuration.clock
-        return withShard(for: key) { state, _ in
-            guard let node = state.list.peek(key) else { return false }
+        return withShard(for: key) { state, hash, _ in
+            guard let node = state.list.peek(key, hash: hash) else { return false }
             if let expiry = node.expiry { return clock.now() < expiry }
             return true
         }
@@ -135,13 +142,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         let refused = Double(cost) > Double(configuration.costLimit) * configuration.entryCostLimitRatio
             || cost > shardCostLimit
         let costLimit = shardCostLimit, countLimit = shardCountLimit
-        return withShard(for: key) { state, lane -> Bool in
+        return withShard(for: key) { state, hash, lane -> Bool in
             if refused {
-                state.list.remove(key)
+                state.list.remove(key, hash: hash)
                 return false
             }
             // In a full cache's steady state the new entry takes the evicted one's slot.
-            if state.list.insert(key, value: value, cost: cost, expiry: expiry, countLimit: countLimit,
+            if state.list.insert(key, hash: hash, value: value, cost: cost, expiry: expiry, countLimit: countLimit,
                                  lane: lane).evicted != nil {
                 state.evictions += 1
             }
@@ -153,7 +160,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// Removes and returns the value for `key`.
     @inlinable @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
-        withShard(for: key) { state, _ in state.list.remove(key)?.value }
+        withShard(for: key) { state, hash, _ in state.list.remove(key, hash: hash)?.value }
     }
 
     @inlinable
@@ -185,7 +192,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
             state.list.forEachNode { node in
                 if let expiry = node.expiry, expiry <= now { expired.append(node.key) }
             }
-            for key in expired { state.list.remove(key) }
+            for key in expired { state.list.remove(key, hash: key.hashValue) }
         }
     }
 

@@ -20,14 +20,17 @@ struct StampedLRU<Key: Hashable, Value> {
     @usableFromInline
     struct Node {
         @usableFromInline var key: Key
+        /// `key.hashValue`, kept to find the entry's bucket when it is evicted.
+        @usableFromInline var hash: Int
         @usableFromInline var value: Value
         @usableFromInline var cost: Int
         /// Absolute expiry on the owner's clock; `nil` = never.
         @usableFromInline var expiry: Duration?
 
         @inlinable
-        init(key: Key, value: Value, cost: Int, expiry: Duration?) {
+        init(key: Key, hash: Int, value: Value, cost: Int, expiry: Duration?) {
             self.key = key
+            self.hash = hash
             self.value = value
             self.cost = cost
             self.expiry = expiry
@@ -85,7 +88,9 @@ struct StampedLRU<Key: Hashable, Value> {
     @usableFromInline var clockPadding: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
 
     @usableFromInline var nodes: [Node?] = []
-    @usableFromInline var slots: [Key: Int] = [:]
+    /// Key hash → slot. Callers hash each key once, outside their lock, and pass the hash
+    /// (`key.hashValue`) to every call that takes a key.
+    @usableFromInline var slots: SlotTable
     /// Empty slots of `nodes`, reused before the array grows.
     @usableFromInline var freeSlots: [Int] = []
     @usableFromInline var lanes: [Lane]
@@ -99,7 +104,7 @@ struct StampedLRU<Key: Hashable, Value> {
         while lanes < laneCount { lanes <<= 1 }
         self.lanes = Array(repeating: Lane(), count: lanes)
         nodes.reserveCapacity(minimumCapacity)
-        slots.reserveCapacity(minimumCapacity)
+        slots = SlotTable(minimumCapacity: minimumCapacity)
     }
 
     @inlinable var isEmpty: Bool { count == 0 }
@@ -109,8 +114,8 @@ struct StampedLRU<Key: Hashable, Value> {
     /// Looks up `key` and, when found, records an access in `lane` (`0..<laneCount`) and
     /// counts it as a hit.
     @inlinable
-    mutating func touch(_ key: Key, lane: Int) -> Int? {
-        guard let slot = slots[key] else { return nil }
+    mutating func touch(_ key: Key, hash: Int, lane: Int) -> Int? {
+        guard let slot = slot(of: key, hash: hash) else { return nil }
         record(slot, lane: lane, hit: true)
         return slot
     }
@@ -121,10 +126,15 @@ struct StampedLRU<Key: Hashable, Value> {
         lanes[lane].hits &-= 1
     }
 
+    @inlinable @inline(__always)
+    func slot(of key: Key, hash: Int) -> Int? {
+        slots.find(hash) { nodes[$0]?.key == key }
+    }
+
     /// Reads an entry without changing its recency.
     @inlinable
-    func peek(_ key: Key) -> Node? {
-        guard let slot = slots[key] else { return nil }
+    func peek(_ key: Key, hash: Int) -> Node? {
+        guard let slot = slot(of: key, hash: hash) else { return nil }
         return nodes[slot]
     }
 
@@ -132,25 +142,27 @@ struct StampedLRU<Key: Hashable, Value> {
     /// `count` has reached `countLimit` first evicts the least recently used entry (returned
     /// as `evicted`), whose slot it then takes.
     @inlinable
-    mutating func insert(_ key: Key, value: Value, cost: Int, expiry: Duration?, countLimit: Int,
+    mutating func insert(_ key: Key, hash: Int, value: Value, cost: Int, expiry: Duration?, countLimit: Int,
                          lane: Int) -> (replaced: Value?, evicted: Node?) {
-        if let slot = slots[key], let old = nodes[slot] {
+        let node = Node(key: key, hash: hash, value: value, cost: cost, expiry: expiry)
+        if let slot = slot(of: key, hash: hash), let old = nodes[slot] {
             totalCost += cost - old.cost
-            nodes[slot] = Node(key: key, value: value, cost: cost, expiry: expiry)
+            nodes[slot] = node
             record(slot, lane: lane, hit: false)
             return (old.value, nil)
         }
-        let evicted = count >= countLimit ? removeOldest() : nil
+        // Slots are 32-bit in the index: a shard never holds more entries than that.
+        let evicted = count >= min(countLimit, SlotTable.maximumSlot) ? removeOldest() : nil
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            nodes[slot] = Node(key: key, value: value, cost: cost, expiry: expiry)
+            nodes[slot] = node
         } else {
             slot = nodes.count
-            nodes.append(Node(key: key, value: value, cost: cost, expiry: expiry))
+            nodes.append(node)
             for index in lanes.indices { lanes[index].stamps.append(0) }
         }
-        slots[key] = slot
+        slots.insert(hash, slot: slot)
         count += 1
         totalCost += cost
         record(slot, lane: lane, hit: false)
@@ -158,8 +170,8 @@ struct StampedLRU<Key: Hashable, Value> {
     }
 
     @inlinable @discardableResult
-    mutating func remove(_ key: Key) -> Node? {
-        guard let slot = slots[key] else { return nil }
+    mutating func remove(_ key: Key, hash: Int) -> Node? {
+        guard let slot = slot(of: key, hash: hash) else { return nil }
         return removeSlot(slot)
     }
 
@@ -265,7 +277,7 @@ struct StampedLRU<Key: Hashable, Value> {
     mutating func removeSlot(_ slot: Int) -> Node? {
         guard let node = nodes[slot] else { return nil }
         nodes[slot] = nil
-        slots[node.key] = nil
+        slots.remove(node.hash, slot: slot)
         // Every record of the slot becomes stale, including after the slot is reused: new
         // stamps are larger than any recorded before.
         for lane in lanes.indices { lanes[lane].stamps[slot] = 0 }
