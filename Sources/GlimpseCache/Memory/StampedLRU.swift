@@ -227,10 +227,10 @@ struct StampedLRU<Key: Hashable, Value> {
     mutating func record(_ slot: Int, lane: Int, hit: Bool) {
         clock &+= 1
         lanes[lane].record(slot, stamp: clock, hit: hit)
-        // A lane holds at most `count` current records, so compacting at four times that
-        // (plus slack for small caches) runs at most once per 3 × `count` appends and checks
-        // 4/3 records per append: O(1) amortised.
-        if lanes[lane].logged > 4 &* count &+ 1024 { compact(lane) }
+        // Compaction leaves at most `count` records in a lane, so compacting at three times
+        // that (plus slack for small caches) runs at most once per 2 × `count` appends and
+        // checks 3/2 records per append: O(1) amortised.
+        if lanes[lane].logged > 3 &* count &+ 256 { compact(lane) }
     }
 
     /// Whether `access`, read from `lane`'s log, is its slot's most recent access.
@@ -287,14 +287,16 @@ struct StampedLRU<Key: Hashable, Value> {
         return node
     }
 
-    /// Keeps only the current records of `lane`'s log, in place.
+    /// Keeps, in place, the records of `lane`'s log that are their slot's newest in this lane:
+    /// at most one per live entry. It deliberately does not read the other lanes (which other
+    /// CPUs are writing: measured, that made compaction pull their lines over on every record);
+    /// a record superseded in another lane survives until eviction skips it.
     @inlinable
     mutating func compact(_ lane: Int) {
-        // Moved out so that it is uniquely referenced while the other lanes are read.
         var log: [Access] = []
         swap(&log, &lanes[lane].log)
         var write = 0
-        for read in lanes[lane].head..<log.count where isCurrent(log[read], lane: lane) {
+        for read in lanes[lane].head..<log.count where lanes[lane].stamps[log[read].slot] == log[read].stamp {
             log[write] = log[read]
             write &+= 1
         }

@@ -54,7 +54,7 @@ struct StampedLRUTests {
             #expect(list.count == model.count)
             #expect(list.totalCost == model.reduce(0, +))
         }
-        #expect(hits > 4 * 40 + 1024, "enough hits to compact the logs at least once")
+        #expect(hits > 3 * 40 + 256, "enough hits to compact the logs at least once")
         #expect(list.hits == hits)
     }
 
@@ -65,7 +65,7 @@ struct StampedLRUTests {
         for round in 0..<100_000 { _ = list.touch(round % 100, hash: (round % 100).hashValue, lane: round & 1) }
         for lane in list.lanes {
             #expect(lane.log.count - lane.head == lane.logged)
-            #expect(lane.logged <= 4 * 100 + 1024 + 1)
+            #expect(lane.logged <= 3 * 100 + 256 + 1)
         }
         #expect(list.hits == 100_000)
         #expect(list.keysByRecency() == Array((0..<100).reversed()))
