@@ -30,7 +30,9 @@ public final class ImageCache: Sendable {
 
     /// Disk writes, one at a time, outside the cooperative pool (a burst of
     /// blocking file creations on a concurrent queue makes GCD add a thread per
-    /// write), on a thread of lower priority than the loads (`BackgroundWriter`).
+    /// write), on a thread of lower priority than the loads (`BackgroundWriter`),
+    /// woken once per batch: a queued background write may start a couple of
+    /// milliseconds later; writes someone waits for start at once.
     private let writer = BackgroundWriter(name: "Glimpse.ImageCache.writer")
     /// Bytes held by background writes queued or running; at most `maximumPendingWriteBytes`.
     private let pendingBytes = Atomic<Int>(0)
@@ -159,7 +161,7 @@ public final class ImageCache: Sendable {
         }
         if tiers.contains(.disk), let disk, let data {
             // A failed write (full disk, entry over the size limit) only costs a later download.
-            try? disk.setData(Data(data), metadata: metadata, forKey: key.base)
+            try? disk.setData(data, metadata: metadata, forKey: key.base)
         }
     }
 
@@ -169,9 +171,10 @@ public final class ImageCache: Sendable {
                               forKey key: ImageCacheKey) async {
         guard let disk else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            writer.async {
+            // Urgent: the caller waits for it.
+            writer.async(urgent: true) {
                 // A failed write (full disk, entry over the size limit) only costs a later download.
-                try? disk.setData(Data(data), metadata: metadata, forKey: key.base)
+                try? disk.setData(data, metadata: metadata, forKey: key.base)
                 continuation.resume()
             }
         }
@@ -185,7 +188,7 @@ public final class ImageCache: Sendable {
         guard let disk else { return }
         guard reserveWrite(data.count) else {
             // A failed write (full disk, entry over the size limit) only costs a later download.
-            try? disk.setData(Data(data), metadata: metadata, forKey: key.base)
+            try? disk.setData(data, metadata: metadata, forKey: key.base)
             return
         }
         queueWrite(data, metadata: metadata, forKey: key, to: disk)
@@ -219,7 +222,7 @@ public final class ImageCache: Sendable {
     /// its queue in order, so a marker queued now runs after all of them).
     public func pendingWritesFinished() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            writer.async { continuation.resume() }
+            writer.async(urgent: true) { continuation.resume() }
         }
     }
 
@@ -242,7 +245,7 @@ public final class ImageCache: Sendable {
         // Strong self: the write must happen even when the cache is released meanwhile.
         writer.async {
             // A failed write (full disk, entry over the size limit) only costs a later download.
-            try? disk.setData(Data(data), metadata: metadata, forKey: key.base)
+            try? disk.setData(data, metadata: metadata, forKey: key.base)
             self.pendingWrites.subtract(1, ordering: .relaxed)
             self.pendingBytes.subtract(data.count + Self.writeOverhead, ordering: .relaxed)
         }
