@@ -46,10 +46,11 @@ extension DiskCache {
             throw .entryTooLarge(size: estimated, limit: configuration.sizeLimit)
         }
         let file = EntryFile.contents(key: keyBytes, encodedMetadata: metadataBytes, data: data)
-        if try writeUnnamed(file, name: name, storedDate: metadata.storedDate, writeTime: writeTime) { return }
+        let fileTime = Self.kernelStampsWriteTime(writeTime) ? nil : metadata.storedDate
+        if try writeUnnamed(file, name: name, storedDate: fileTime, writeTime: writeTime) { return }
         let temporary = path + "/" + temporaryName()
         let fd = POSIXFile.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
-        let written = fd >= 0 && EntryFile.write(file, to: fd, storedDate: metadata.storedDate,
+        let written = fd >= 0 && EntryFile.write(file, to: fd, storedDate: fileTime,
                                                   durable: configuration.durableWrites)
         let code = POSIXFile.lastError
         if fd >= 0 { POSIXFile.close(fd) }
@@ -71,6 +72,18 @@ extension DiskCache {
         }
     }
 
+    /// Whether a file created now gets `writeTime` (nanoseconds since 1970 on the cache's
+    /// clock) as its modification time from the kernel, so `futimens` can be skipped: true
+    /// when the cache's clock reads the system's real time (the default wall clock), within
+    /// the few milliseconds the kernel's coarse file-time clock may lag. An injected clock
+    /// reads something else and gets its time set by hand, as the directory scan expects.
+    static func kernelStampsWriteTime(_ writeTime: Int64) -> Bool {
+        var now = timespec()
+        guard clock_gettime(CLOCK_REALTIME, &now) == 0 else { return false }
+        let real = Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec)
+        return abs(real &- writeTime) < 10_000_000
+    }
+
     private enum LinkOutcome {
         case linked
         case failed(errno: Int32)
@@ -83,7 +96,7 @@ extension DiskCache {
     /// about a quarter less time per entry), and a crash leaves nothing behind. `false` when
     /// the filesystem or the process's privileges do not allow it (remembered per cache); the
     /// caller then writes through a temporary name.
-    private func writeUnnamed(_ file: [UInt8], name: String, storedDate: Date, writeTime: Int64) throws(DiskCache.Error) -> Bool {
+    private func writeUnnamed(_ file: [UInt8], name: String, storedDate: Date?, writeTime: Int64) throws(DiskCache.Error) -> Bool {
         guard let method = POSIXFile.LinkMethod(rawValue: linkMethod.load(ordering: .relaxed)) else { return false }
         let fd = POSIXFile.openUnnamed(inDirectory: path)
         guard fd >= 0 else {

@@ -189,13 +189,16 @@ extension DiskCache {
         }
 
         /// Writes `file` to the new, empty file `fd`, sets its modification time to
-        /// `storedDate` and, when `durable`, syncs it; `false` on error (with `errno`).
-        static func write(_ file: [UInt8], to fd: Int32, storedDate: Date, durable: Bool) -> Bool {
+        /// `storedDate` (`nil`: keeps the kernel's stamp, when that already is the write time)
+        /// and, when `durable`, syncs it; `false` on error (with `errno`).
+        static func write(_ file: [UInt8], to fd: Int32, storedDate: Date?, durable: Bool) -> Bool {
             let written = file.withUnsafeBytes { POSIXFile.writeFully(fd, [$0]) }
-            let stored = storedDate.timeIntervalSince1970
-            let seconds = stored.rounded(.down)
-            let time = timespec(tv_sec: Int(seconds), tv_nsec: Int((stored - seconds) * 1e9))
-            _ = [time, time].withUnsafeBufferPointer { futimens(fd, $0.baseAddress) }
+            if let storedDate {
+                let stored = storedDate.timeIntervalSince1970
+                let seconds = stored.rounded(.down)
+                let time = timespec(tv_sec: Int(seconds), tv_nsec: Int((stored - seconds) * 1e9))
+                _ = [time, time].withUnsafeBufferPointer { futimens(fd, $0.baseAddress) }
+            }
             return written && (!durable || fsync(fd) == 0)
         }
     }

@@ -45,4 +45,18 @@ struct DiskCacheWriteMethodTests {
         #expect(reopened.totalSize == cache.totalSize)
         #expect(reopened.data(forKey: "https://example.com/a.png") == Data(bytes(1300, seed: 3)))
     }
+
+    /// With the system clock the kernel's own time stamp is kept (no `futimens`): it still is
+    /// the write time the directory scan reads ages from.
+    @Test func wallClockEntriesCarryTheirWriteTime() throws {
+        let directory = TemporaryDirectory()
+        let cache = try DiskCache(configuration: DiskCache.Configuration(directory: directory.url))
+        try cache.setData(bytes(200, seed: 4), forKey: "k")
+        let stored = try #require(cache.metadata(forKey: "k")?.storedDate)
+        let attributes = try FileManager.default.attributesOfItem(atPath: cache.filePath(forKey: "k"))
+        let modified = try #require(attributes[.modificationDate] as? Date)
+        #expect(abs(modified.timeIntervalSince(stored)) < 0.1)
+        #expect(DiskCache.kernelStampsWriteTime(DiskCache.nanoseconds(CacheClock.wall.now())))
+        #expect(!DiskCache.kernelStampsWriteTime(1_700_000_000 * 1_000_000_000))
+    }
 }
