@@ -2,28 +2,32 @@ import Synchronization
 
 /// A thread-safe least-recently-used memory cache with cost and count limits.
 ///
-/// Each shard is one value-type `LRUList` behind a `Mutex`, so every operation is O(1) and
-/// the class is `Sendable` without unchecked conformances. Both limits are enforced on every
-/// insert: least recently used entries are evicted until the cache fits again.
+/// Each shard is one value-type `StampedLRU` behind a `Mutex`, so every operation is O(1)
+/// (amortised) and the class is `Sendable` without unchecked conformances. Both limits are
+/// enforced on every insert: least recently used entries are evicted until the cache fits again.
 ///
-/// Every hit reorders its list, so threads hitting one list contend for its lock. Large caches
-/// are therefore split by default (`Configuration.shardCount` `nil`, see
+/// A hit records its recency in the lane of the CPU it runs on (see `StampedLRU`), so hits on
+/// different CPUs share only their shard's lock. Large caches
+/// are also split by default (`Configuration.shardCount` `nil`, see
 /// `automaticShardCount(costLimit:countLimit:entryCostLimitRatio:)`): keys are spread by hash
 /// over up to eight independent shards, each with an even share of both limits. Order and
 /// limits then hold per shard: an insert evicts the least recently used entries of its own
 /// shard, and the totals never exceed the limits. Small caches, and any cache configured with
 /// `shardCount: 1`, keep one strictly LRU order over the whole cache.
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// One shard. A hit writes the lock word and `list.clock` (the 16 bytes at the start of
+    /// the `Mutex`, which is 16-byte aligned, so never split across cache lines) and otherwise
+    /// only its CPU's lane. The trailing padding keeps this shard's fields off the next shard's
+    /// lock line: a line that two cores both write moves between them on every operation.
     @usableFromInline
     struct State {
-        @usableFromInline var list: LRUList<Key, Value>
-        @usableFromInline var statistics = Statistics()
-        /// Keeps neighbouring shards' locks and list heads off one cache line: a line that two
-        /// cores both write moves between them on every operation.
+        @usableFromInline var list: StampedLRU<Key, Value>
+        @usableFromInline var misses = 0
+        @usableFromInline var evictions = 0
         @usableFromInline var padding: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
 
         @usableFromInline
-        init(list: LRUList<Key, Value>) {
+        init(list: StampedLRU<Key, Value>) {
             self.list = list
         }
     }
@@ -41,6 +45,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     @usableFromInline let shardMask: Int
     @usableFromInline let shardCostLimit: Int
     @usableFromInline let shardCountLimit: Int
+    /// Lanes per shard minus one (see `StampedLRU`, `ProcessorLane`).
+    @usableFromInline let laneMask: Int
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -54,8 +60,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         shardCostLimit = count == 1 ? configuration.costLimit : max(configuration.costLimit / count, 0)
         shardCountLimit = count == 1 ? configuration.countLimit : max(configuration.countLimit / count, 1)
         let capacity = shardCountLimit == .max ? 0 : min(shardCountLimit, 1 << 16)
+        let lanes = ProcessorLane.preferredCount
+        laneMask = lanes - 1
         shards = InlineArray { index in
-            Mutex(State(list: LRUList(minimumCapacity: index < count ? capacity : 0)))
+            Mutex(State(list: StampedLRU(minimumCapacity: index < count ? capacity : 0,
+                                         laneCount: index < count ? lanes : 1)))
         }
     }
 
@@ -63,11 +72,19 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         self.init(configuration: Configuration(costLimit: costLimit, countLimit: countLimit))
     }
 
-    /// Runs `body` on the state of the shard that owns `key`.
+    /// Runs `body` on the state of the shard that owns `key`, with the key's hash and the
+    /// caller's lane, both found before the lock is taken.
     @inlinable
-    func withShard<R: Sendable>(for key: Key, _ body: (inout State) -> R) -> R {
-        let index = shardMask == 0 ? 0 : key.hashValue & shardMask
-        return shards[index].withLock { body(&$0) }
+    func withShard<R: Sendable>(for key: Key, _ body: (inout State, _ hash: Int, _ lane: Int) -> R) -> R {
+        let hash = key.hashValue
+        let lane = ProcessorLane.current(mask: laneMask)
+        return shards[shardIndex(forHash: hash)].withLock { body(&$0, hash, lane) }
+    }
+
+    /// The shard of a key hash: its top bits, since a shard's index table uses the low ones.
+    @inlinable
+    func shardIndex(forHash hash: Int) -> Int {
+        Int(truncatingIfNeeded: UInt(bitPattern: hash) >> 58) & shardMask
     }
 
     /// Runs `body` on every shard's state in turn.
@@ -83,19 +100,19 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// The value for `key`, marking it most recently used; `nil` when absent or expired.
     @inlinable
     public func value(forKey key: Key) -> Value? {
-        withShard(for: key) { state -> Value? in
-            guard let slot = state.list.touch(key) else {
-                state.statistics.misses += 1
+        withShard(for: key) { state, hash, lane -> Value? in
+            guard let slot = state.list.touch(key, hash: hash, lane: lane), let node = state.list.nodes[slot] else {
+                state.misses += 1
                 return nil
             }
             // The clock is read only for entries that can expire.
-            if let expiry = state.list.nodes[slot].expiry, configuration.clock.now() >= expiry {
-                state.list.remove(key)
-                state.statistics.misses += 1
+            if let expiry = node.expiry, configuration.clock.now() >= expiry {
+                state.list.uncountHit(lane: lane)
+                state.list.remove(key, hash: hash)
+                state.misses += 1
                 return nil
             }
-            state.statistics.hits += 1
-            return state.list.nodes[slot].value
+            return node.value
         }
     }
 
@@ -103,8 +120,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     @inlinable
     public func contains(_ key: Key) -> Bool {
         let clock = configuration.clock
-        return withShard(for: key) { state in
-            guard let node = state.list.peek(key) else { return false }
+        return withShard(for: key) { state, hash, _ in
+            guard let node = state.list.peek(key, hash: hash) else { return false }
             if let expiry = node.expiry { return clock.now() < expiry }
             return true
         }
@@ -125,14 +142,15 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         let refused = Double(cost) > Double(configuration.costLimit) * configuration.entryCostLimitRatio
             || cost > shardCostLimit
         let costLimit = shardCostLimit, countLimit = shardCountLimit
-        return withShard(for: key) { state -> Bool in
+        return withShard(for: key) { state, hash, lane -> Bool in
             if refused {
-                state.list.remove(key)
+                state.list.remove(key, hash: hash)
                 return false
             }
             // In a full cache's steady state the new entry takes the evicted one's slot.
-            if state.list.insert(key, value: value, cost: cost, expiry: expiry, countLimit: countLimit).evicted != nil {
-                state.statistics.evictions += 1
+            if state.list.insert(key, hash: hash, value: value, cost: cost, expiry: expiry, countLimit: countLimit,
+                                 lane: lane).evicted != nil {
+                state.evictions += 1
             }
             Self.evict(&state, costLimit: costLimit, countLimit: countLimit)
             return true
@@ -142,7 +160,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// Removes and returns the value for `key`.
     @inlinable @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
-        withShard(for: key) { $0.list.remove(key)?.value }
+        withShard(for: key) { state, hash, _ in state.list.remove(key, hash: hash)?.value }
     }
 
     @inlinable
@@ -170,10 +188,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     public func removeExpired() {
         let now = configuration.clock.now()
         forEachShard { state in
-            let expired = state.list.nodes.compactMap { node in
-                node.expiry.flatMap { $0 <= now ? node.key : nil }
+            var expired: [Key] = []
+            state.list.forEachNode { node in
+                if let expiry = node.expiry, expiry <= now { expired.append(node.key) }
             }
-            for key in expired { state.list.remove(key) }
+            for key in expired { state.list.remove(key, hash: key.hashValue) }
         }
     }
 
@@ -196,9 +215,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     public var statistics: Statistics {
         var total = Statistics()
         forEachShard { state in
-            total.hits += state.statistics.hits
-            total.misses += state.statistics.misses
-            total.evictions += state.statistics.evictions
+            total.hits += state.list.hits
+            total.misses += state.misses
+            total.evictions += state.evictions
             total.totalCost += state.list.totalCost
             total.count += state.list.count
         }
@@ -218,7 +237,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     static func evict(_ state: inout State, costLimit: Int, countLimit: Int) {
         while state.list.totalCost > costLimit || state.list.count > countLimit,
               state.list.removeOldest() != nil {
-            state.statistics.evictions += 1
+            state.evictions += 1
         }
     }
 }

@@ -262,12 +262,11 @@ struct MemoryCacheTests {
         #expect(cache.contains(0))
         #expect(!(1..<4096).contains { cache.contains($0) })
         // Within each shard the order is strict: key 0, read last, leads its shard, and the
-        // rest are that shard's most recent inserts, newest first. (The shard of a key is
-        // its hash value masked by the shard count, as in `withShard`.)
+        // rest are that shard's most recent inserts, newest first.
         _ = cache.value(forKey: 0)
         let order = cache.keysByRecency
         #expect(order.count == cache.count)
-        let byShard = Dictionary(grouping: order) { $0.hashValue & (cache.shardCount - 1) }
+        let byShard = Dictionary(grouping: order) { cache.shardIndex(forHash: $0.hashValue) }
         #expect(byShard.count == cache.shardCount)
         for (shard, keys) in byShard {
             let inserted = keys.filter { $0 != 0 }
