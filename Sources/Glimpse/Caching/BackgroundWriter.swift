@@ -3,25 +3,23 @@ import Foundation
 import Synchronization
 
 /// A serial queue of blocking jobs (disk writes) on one dedicated thread that runs at a lower
-/// scheduling priority (nice +10), woken once per batch of jobs rather than once per job.
+/// scheduling priority (nice +10).
 ///
 /// Linux's libdispatch ignores quality-of-service classes, so a `.utility` queue competes with
 /// foreground loads as an equal: measured, background writes then took CPU time the loads
 /// were waiting for. A niced thread gets the CPU when the loads leave it idle, and the
 /// bounded queue in `ImageCache` makes stores wait if it falls too far behind.
 ///
-/// Waking a sleeping thread costs the job's producer a futex wake (and an inter-processor
-/// interrupt) and the thread a context switch, which profiles of `bench-pipeline` showed
-/// costing about half as much as the write it carried. So after a batch the thread lingers
-/// for ``lingering`` with a deadline: jobs queued meanwhile wait for that deadline instead of
-/// waking it, and it sleeps without a deadline only after a lingering period brought nothing.
-/// Urgent jobs (someone waits for them) wake it at once.
+/// The thread takes every queued job at once and is woken only when it sleeps: a job queued
+/// while it works costs no futex wake-up, inter-processor interrupt or context switch (which
+/// profiles of `bench-pipeline` showed costing about half as much as the write it carried),
+/// and since the niced thread mostly runs behind the loads, it usually finds a batch.
 final class BackgroundWriter: Sendable {
     typealias Job = @Sendable () -> Void
 
     private struct State {
         var jobs: [Job] = []
-        /// The thread waits without a deadline: the next job must wake it.
+        /// The thread waits for a job: the next one must wake it.
         var isSleeping = false
         /// The writer was released: the thread ends once the queue is empty.
         var isStopped = false
@@ -31,59 +29,38 @@ final class BackgroundWriter: Sendable {
     /// job queued before the writer was released.
     private final class Shared: Sendable {
         let state = Mutex(State())
-        /// Signalled when a job arrives for a sleeping thread, for urgent jobs, and on release.
-        /// Extra signals only cost the thread an early look at an empty queue.
+        /// One signal per wake-up of a sleeping thread, plus one on release.
         let wake = DispatchSemaphore(value: 0)
-        let lingering: DispatchTimeInterval
-
-        init(lingering: DispatchTimeInterval) {
-            self.lingering = lingering
-        }
 
         func run() {
             // On Linux the nice value is per thread, and PRIO_PROCESS with 0 means the calling
             // thread (setpriority(2), NOTES). Failure only leaves the thread at normal priority.
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
             var batch: [Job] = []
-            // Whether the last wait was a lingering one (with a deadline).
-            var lingered = false
             while true {
                 let stop = state.withLock { state -> Bool in
                     swap(&batch, &state.jobs)
                     guard batch.isEmpty else { return false }
                     if state.isStopped { return true }
-                    // A lingering period brought nothing: sleep until a job wakes the thread.
-                    if lingered { state.isSleeping = true }
+                    state.isSleeping = true
                     return false
                 }
                 if stop { return }
                 if batch.isEmpty {
-                    if lingered {
-                        wake.wait()
-                        lingered = false
-                    } else {
-                        _ = wake.wait(timeout: .now() + lingering)
-                        lingered = true
-                    }
+                    wake.wait()
                     continue
                 }
                 for job in batch { job() }
                 // Keeps the array's storage for the next swap.
                 batch.removeAll(keepingCapacity: true)
-                _ = wake.wait(timeout: .now() + lingering)
-                lingered = true
             }
         }
     }
 
-    private let shared: Shared
+    private let shared = Shared()
 
-    /// - Parameter lingering: how long the thread waits for more jobs after a batch before it
-    ///   sleeps; a non-urgent job starts at most this much later than it would otherwise.
-    init(name: String, lingering: DispatchTimeInterval = .milliseconds(2)) {
-        let shared = Shared(lingering: lingering)
-        self.shared = shared
-        let thread = Thread { shared.run() }
+    init(name: String) {
+        let thread = Thread { [shared] in shared.run() }
         thread.name = name
         thread.start()
     }
@@ -94,12 +71,11 @@ final class BackgroundWriter: Sendable {
         shared.wake.signal()
     }
 
-    /// Runs `job` on the writer thread after every job queued before it. An `urgent` job wakes
-    /// the thread at once; another may wait up to the lingering time for the current batch.
-    func async(urgent: Bool = false, _ job: @escaping Job) {
+    /// Runs `job` on the writer thread after every job queued before it.
+    func async(_ job: @escaping Job) {
         let wakes = shared.state.withLock { state -> Bool in
             state.jobs.append(job)
-            guard state.isSleeping || urgent else { return false }
+            guard state.isSleeping else { return false }
             state.isSleeping = false
             return true
         }
@@ -109,7 +85,7 @@ final class BackgroundWriter: Sendable {
     /// Blocks until every job queued before the call has run. Never call it from a job.
     func sync() {
         let done = DispatchSemaphore(value: 0)
-        async(urgent: true) { done.signal() }
+        async { done.signal() }
         done.wait()
     }
 }

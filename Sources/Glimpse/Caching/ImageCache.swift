@@ -31,8 +31,7 @@ public final class ImageCache: Sendable {
     /// Disk writes, one at a time, outside the cooperative pool (a burst of
     /// blocking file creations on a concurrent queue makes GCD add a thread per
     /// write), on a thread of lower priority than the loads (`BackgroundWriter`),
-    /// woken once per batch: a queued background write may start a couple of
-    /// milliseconds later; writes someone waits for start at once.
+    /// woken only when it has run out of work.
     private let writer = BackgroundWriter(name: "Glimpse.ImageCache.writer")
     /// Bytes held by background writes queued or running; at most `maximumPendingWriteBytes`.
     private let pendingBytes = Atomic<Int>(0)
@@ -171,8 +170,7 @@ public final class ImageCache: Sendable {
                               forKey key: ImageCacheKey) async {
         guard let disk else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            // Urgent: the caller waits for it.
-            writer.async(urgent: true) {
+            writer.async {
                 // A failed write (full disk, entry over the size limit) only costs a later download.
                 try? disk.setData(data, metadata: metadata, forKey: key.base)
                 continuation.resume()
@@ -222,7 +220,7 @@ public final class ImageCache: Sendable {
     /// its queue in order, so a marker queued now runs after all of them).
     public func pendingWritesFinished() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            writer.async(urgent: true) { continuation.resume() }
+            writer.async { continuation.resume() }
         }
     }
 
