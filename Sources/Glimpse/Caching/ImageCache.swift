@@ -30,7 +30,8 @@ public final class ImageCache: Sendable {
 
     /// Disk writes, one at a time, outside the cooperative pool (a burst of
     /// blocking file creations on a concurrent queue makes GCD add a thread per
-    /// write), on a thread of lower priority than the loads (`BackgroundWriter`).
+    /// write), on a thread of lower priority than the loads (`BackgroundWriter`),
+    /// woken only when it has run out of work.
     private let writer = BackgroundWriter(name: "Glimpse.ImageCache.writer")
     /// Bytes held by background writes queued or running; at most `maximumPendingWriteBytes`.
     private let pendingBytes = Atomic<Int>(0)
@@ -159,7 +160,7 @@ public final class ImageCache: Sendable {
         }
         if tiers.contains(.disk), let disk, let data {
             // A failed write (full disk, entry over the size limit) only costs a later download.
-            try? disk.setData(Data(data), metadata: metadata, forKey: key.base)
+            try? disk.setData(data, metadata: metadata, forKey: key.base)
         }
     }
 
@@ -171,7 +172,7 @@ public final class ImageCache: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             writer.async {
                 // A failed write (full disk, entry over the size limit) only costs a later download.
-                try? disk.setData(Data(data), metadata: metadata, forKey: key.base)
+                try? disk.setData(data, metadata: metadata, forKey: key.base)
                 continuation.resume()
             }
         }
@@ -185,7 +186,7 @@ public final class ImageCache: Sendable {
         guard let disk else { return }
         guard reserveWrite(data.count) else {
             // A failed write (full disk, entry over the size limit) only costs a later download.
-            try? disk.setData(Data(data), metadata: metadata, forKey: key.base)
+            try? disk.setData(data, metadata: metadata, forKey: key.base)
             return
         }
         queueWrite(data, metadata: metadata, forKey: key, to: disk)
@@ -242,7 +243,7 @@ public final class ImageCache: Sendable {
         // Strong self: the write must happen even when the cache is released meanwhile.
         writer.async {
             // A failed write (full disk, entry over the size limit) only costs a later download.
-            try? disk.setData(Data(data), metadata: metadata, forKey: key.base)
+            try? disk.setData(data, metadata: metadata, forKey: key.base)
             self.pendingWrites.subtract(1, ordering: .relaxed)
             self.pendingBytes.subtract(data.count + Self.writeOverhead, ordering: .relaxed)
         }

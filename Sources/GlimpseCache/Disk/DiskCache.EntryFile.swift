@@ -47,19 +47,19 @@ extension DiskCache {
             case entry(metadata: Metadata, data: Data?, fileSize: Int, modified: Int64)
         }
 
-        static func encodeHeader(key: [UInt8], metadata: [UInt8], data: UnsafeRawBufferPointer) -> [UInt8] {
-            var header: [UInt8] = magic
-            header.reserveCapacity(headerLength + key.count + metadata.count)
-            header.appendLittleEndian(version)
-            header.appendLittleEndian(UInt16(headerLength))
-            header.appendLittleEndian(UInt32(truncatingIfNeeded: key.count))
-            header.appendLittleEndian(UInt32(truncatingIfNeeded: metadata.count))
-            header.appendLittleEndian(UInt64(truncatingIfNeeded: data.count))
-            let prefixChecksum = (key + metadata).withUnsafeBytes { Checksum64.compute($0) }
-            header.appendLittleEndian(prefixChecksum)
-            header.appendLittleEndian(Checksum64.compute(data))
-            header.appendLittleEndian(header.withUnsafeBytes { Checksum64.compute($0) })
-            return header
+        /// Appends the 48 header bytes for an entry of `key`, `metadata` and `data`.
+        static func appendHeader(to bytes: inout [UInt8], key: [UInt8], metadata: [UInt8], data: UnsafeRawBufferPointer) {
+            let start = bytes.count
+            bytes.append(contentsOf: magic)
+            bytes.appendLittleEndian(version)
+            bytes.appendLittleEndian(UInt16(headerLength))
+            bytes.appendLittleEndian(UInt32(truncatingIfNeeded: key.count))
+            bytes.appendLittleEndian(UInt32(truncatingIfNeeded: metadata.count))
+            bytes.appendLittleEndian(UInt64(truncatingIfNeeded: data.count))
+            bytes.appendLittleEndian((key + metadata).withUnsafeBytes { Checksum64.compute($0) })
+            bytes.appendLittleEndian(Checksum64.compute(data))
+            let headerChecksum = bytes.withUnsafeBytes { Checksum64.compute(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+            bytes.appendLittleEndian(headerChecksum)
         }
 
         static func parseHeader(_ bytes: UnsafeRawBufferPointer) -> Header? {
@@ -160,24 +160,46 @@ extension DiskCache {
         /// The file's modification time is set to `metadata.storedDate`, so the directory scan
         /// learns every entry's age from `stat` alone and agrees with an injected clock.
         static func write(path: String, key: [UInt8], metadata: Metadata, data: UnsafeRawBufferPointer, durable: Bool) -> Int? {
-            let metadataBytes = metadata.encoded()
-            var file = encodeHeader(key: key, metadata: metadataBytes, data: data)
+            write(path: path, key: key, encodedMetadata: metadata.encoded(), storedDate: metadata.storedDate,
+                  data: data, durable: durable)
+        }
+
+        /// `write` with the metadata record already encoded (its `storedDate` is `storedDate`).
+        static func write(path: String, key: [UInt8], encodedMetadata metadataBytes: [UInt8], storedDate: Date,
+                          data: UnsafeRawBufferPointer, durable: Bool) -> Int? {
+            let file = contents(key: key, encodedMetadata: metadataBytes, data: data)
+            let fd = POSIXFile.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+            guard fd >= 0 else { return nil }
+            let written = write(file, to: fd, storedDate: storedDate, durable: durable)
+            POSIXFile.close(fd)
+            return written ? file.count : nil
+        }
+
+        /// The bytes of a complete entry file: header, key, metadata record, data.
+        static func contents(key: [UInt8], encodedMetadata metadataBytes: [UInt8], data: UnsafeRawBufferPointer) -> [UInt8] {
             // One contiguous write: the page cache then keeps the file in large folios, which
             // later reads copy out measurably faster than a short write followed by the data.
-            file.reserveCapacity(file.count + key.count + metadataBytes.count + data.count)
+            var file: [UInt8] = []
+            file.reserveCapacity(headerLength + key.count + metadataBytes.count + data.count)
+            appendHeader(to: &file, key: key, metadata: metadataBytes, data: data)
             file.append(contentsOf: key)
             file.append(contentsOf: metadataBytes)
             file.append(contentsOf: data)
-            let fd = POSIXFile.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
-            guard fd >= 0 else { return nil }
+            return file
+        }
+
+        /// Writes `file` to the new, empty file `fd`, sets its modification time to
+        /// `storedDate` (`nil`: keeps the kernel's stamp, when that already is the write time)
+        /// and, when `durable`, syncs it; `false` on error (with `errno`).
+        static func write(_ file: [UInt8], to fd: Int32, storedDate: Date?, durable: Bool) -> Bool {
             let written = file.withUnsafeBytes { POSIXFile.writeFully(fd, [$0]) }
-            let stored = metadata.storedDate.timeIntervalSince1970
-            let seconds = stored.rounded(.down)
-            let time = timespec(tv_sec: Int(seconds), tv_nsec: Int((stored - seconds) * 1e9))
-            _ = [time, time].withUnsafeBufferPointer { futimens(fd, $0.baseAddress) }
-            let synced = !durable || fsync(fd) == 0
-            POSIXFile.close(fd)
-            return written && synced ? file.count : nil
+            if let storedDate {
+                let stored = storedDate.timeIntervalSince1970
+                let seconds = stored.rounded(.down)
+                let time = timespec(tv_sec: Int(seconds), tv_nsec: Int((stored - seconds) * 1e9))
+                _ = [time, time].withUnsafeBufferPointer { futimens(fd, $0.baseAddress) }
+            }
+            return written && (!durable || fsync(fd) == 0)
         }
     }
 }

@@ -7,10 +7,11 @@ import Synchronization
 /// - Entry files are named by the SHA-256 (FIPS 180-4) of the key, so no key can escape the
 ///   directory, and laid out as described in `EntryFile` (header with magic, version, lengths
 ///   and checksums; key; metadata record; data).
-/// - Writes go to a temporary file in the same directory and are renamed into place
-///   (`rename(2)` is atomic within a filesystem, POSIX.1-2017 `rename`): after a crash or
-///   `kill -9` at any moment every entry is complete or absent, and processes sharing the
-///   directory never read a torn entry. A corrupt, truncated or unreadable entry is a miss
+/// - Writes go to an unnamed file in the directory (Linux `O_TMPFILE`) that is linked into
+///   place once complete (`linkat(2)`), or, where that is unavailable or an entry is replaced,
+///   to a temporary name renamed into place (`rename(2)` is atomic within a filesystem,
+///   POSIX.1-2017 `rename`): after a crash or `kill -9` at any moment every entry is complete
+///   or absent, and processes sharing the directory never read a torn entry. A corrupt, truncated or unreadable entry is a miss
 ///   and is removed.
 /// - Size, count and age limits are enforced on every write: least recently used entries are
 ///   evicted down to `trimRatio` of the limit. Recency is kept by the cache (`Index`,
@@ -25,13 +26,18 @@ public final class DiskCache: Sendable {
     /// The namespace directory's path.
     public let path: String
 
-    private let index = Mutex(Index())
+    let index = Mutex(Index())
     /// File names of recently used keys: a SHA-256 and its hex digits cost more than a
     /// lookup here, and a hit's key is usually one that was read or written recently.
     private let recentNames = MemoryCache<String, String>(
         configuration: .init(costLimit: .max, countLimit: 4096, entryCostLimitRatio: 1, shardCount: 1))
     private let loaded = DispatchGroup()
     private let temporaryCounter = Atomic<Int>(0)
+    /// How writes name unnamed entry files: a `POSIXFile.LinkMethod` raw value, or
+    /// `temporaryNames` once neither works here (tried in order on the first writes).
+    let linkMethod = Atomic<Int>(POSIXFile.LinkMethod.emptyPath.rawValue)
+    /// The constant part of `temporaryName()`, formatted once per cache.
+    private let temporaryNamePrefix = "\(DirectoryScan.temporaryPrefix)\(getpid())-\(UInt32.random(in: .min ... .max))-"
     let ioQueue = DispatchQueue(label: "glimpse.disk-cache.io", attributes: .concurrent)
     private static let journalBatch = 256
     /// Entries merged or evicted per lock acquisition while indexing a directory.
@@ -129,50 +135,7 @@ public final class DiskCache: Sendable {
         return true
     }
 
-    // MARK: Writing
-
-    /// Stores `data` with `metadata` for `key`, atomically replacing any previous entry, then
-    /// evicts least recently used entries if a limit is exceeded. `metadata.storedDate` is set
-    /// to the current time.
-    public func setData(_ data: Data, metadata: Metadata = Metadata(), forKey key: String) throws(DiskCache.Error) {
-        let name = fileName(forKey: key)
-        let keyBytes = Array(key.utf8)
-        var metadata = metadata
-        // Millisecond precision: what the metadata record keeps, so file time and record agree.
-        let writeTime = Self.nanoseconds(configuration.clock.now()) / 1_000_000 * 1_000_000
-        metadata.storedDate = Date(timeIntervalSince1970: Double(writeTime / 1_000_000) / 1e3)
-        let metadataLength = metadata.encoded().count
-        // Readers reject longer key and metadata fields as foreign, so never write them.
-        guard keyBytes.count <= EntryFile.maximumPrefixField, metadataLength <= EntryFile.maximumPrefixField else {
-            throw .keyOrMetadataTooLong(length: max(keyBytes.count, metadataLength), limit: EntryFile.maximumPrefixField)
-        }
-        let estimated = EntryFile.headerLength + keyBytes.count + metadataLength + data.count
-        guard estimated <= configuration.sizeLimit else {
-            throw .entryTooLarge(size: estimated, limit: configuration.sizeLimit)
-        }
-        let temporary = path + "/" + temporaryName()
-        let written = data.withUnsafeBytes { bytes in
-            EntryFile.write(path: temporary, key: keyBytes, metadata: metadata, data: bytes,
-                            durable: configuration.durableWrites)
-        }
-        guard let size = written else {
-            let code = POSIXFile.lastError
-            POSIXFile.unlink(temporary)
-            throw .io(operation: "write", errno: code)
-        }
-        // Renames, unlinks and index updates happen together under the lock, so an eviction
-        // can never delete a file that a concurrent write has just put in place.
-        let renameError: Int32? = index.withLock { index in
-            guard POSIXFile.rename(temporary, path + "/" + name) else { return POSIXFile.lastError }
-            index.recordWrite(name, size: size, now: writeTime)
-            deleteFiles(evictionCandidates(&index))
-            return nil
-        }
-        if let renameError {
-            POSIXFile.unlink(temporary)
-            throw .io(operation: "rename", errno: renameError)
-        }
-    }
+    // MARK: Removing
 
     /// Removes the entry for `key`, if any.
     public func remove(_ key: String) {
@@ -238,7 +201,7 @@ public final class DiskCache: Sendable {
     }
 
     /// `fileName(forKey:)` through the memo of recent keys.
-    private func fileName(forKey key: String) -> String {
+    func fileName(forKey key: String) -> String {
         if let name = recentNames.value(forKey: key) { return name }
         let name = Self.fileName(forKey: key)
         recentNames.setValue(name, forKey: key)
@@ -307,7 +270,7 @@ public final class DiskCache: Sendable {
         }
     }
 
-    private func evictionCandidates(_ index: inout Index) -> [String] {
+    func evictionCandidates(_ index: inout Index) -> [String] {
         index.namesToEvict(sizeLimit: configuration.sizeLimit, countLimit: configuration.countLimit,
                            trimRatio: configuration.trimRatio).names
     }
@@ -317,7 +280,7 @@ public final class DiskCache: Sendable {
         return index.removeStored(before: now() - Self.nanoseconds(configuration.maxAge))
     }
 
-    private func deleteFiles(_ names: [String]) {
+    func deleteFiles(_ names: [String]) {
         for name in names { POSIXFile.unlink(path + "/" + name) }
     }
 
@@ -334,11 +297,11 @@ public final class DiskCache: Sendable {
         index.withLock { $0.journalLines += snapshot.count }
     }
 
-    /// A name no other writer uses: prefix, process id, a per-cache counter and randomness
-    /// (two caches in one process may share a directory).
-    private func temporaryName() -> String {
+    /// A name no other writer uses: prefix, process id and randomness (two caches in one
+    /// process may share a directory), chosen once per cache, then a per-cache counter.
+    func temporaryName() -> String {
         let serial = temporaryCounter.add(1, ordering: .relaxed).newValue
-        return "\(DirectoryScan.temporaryPrefix)\(getpid())-\(serial)-\(UInt32.random(in: .min ... .max))"
+        return temporaryNamePrefix + String(serial)
     }
 
     private func now() -> Int64 {

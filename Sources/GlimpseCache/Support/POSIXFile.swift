@@ -9,6 +9,40 @@ enum POSIXFile {
     /// asm-generic one used by x86-64 and arm64.
     static let noAccessTime: Int32 = 0o1_000_000
 
+    /// `O_TMPFILE` (Linux open(2), since 3.11): an unnamed regular file in a directory, given a
+    /// name later with `linkat(2)`. Hidden behind `_GNU_SOURCE` too; asm-generic value
+    /// (`__O_TMPFILE | O_DIRECTORY`), shared by x86-64 and arm64.
+    static let unnamedFile: Int32 = 0o20_200_000
+    /// `AT_EMPTY_PATH` (linkat(2)): link the file `fd` refers to itself.
+    static let emptyPath: Int32 = 0x1000
+    /// `AT_SYMLINK_FOLLOW` (linkat(2)).
+    static let followLink: Int32 = 0x400
+
+    /// Opens an unnamed file for writing in `directory` (`O_TMPFILE`); -1 with `errno` set
+    /// when the kernel or filesystem does not offer it.
+    static func openUnnamed(inDirectory directory: String, mode: mode_t = 0o644) -> Int32 {
+        open(directory, flags: O_WRONLY | unnamedFile, mode: mode)
+    }
+
+    /// How `link(_:to:)` names an unnamed file; found by trying, once per cache.
+    enum LinkMethod: Int {
+        /// `linkat(fd, "", …, AT_EMPTY_PATH)`: needs `CAP_DAC_READ_SEARCH`.
+        case emptyPath = 0
+        /// `linkat` of `/proc/self/fd/N` with `AT_SYMLINK_FOLLOW`: needs procfs.
+        case procfs = 1
+    }
+
+    /// Gives the open unnamed file `fd` the name `path`; fails with `EEXIST` when `path`
+    /// exists (link(2) never replaces).
+    static func link(_ fd: Int32, to path: String, method: LinkMethod) -> Bool {
+        switch method {
+        case .emptyPath:
+            return linkat(fd, "", AT_FDCWD, path, emptyPath) == 0
+        case .procfs:
+            return linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, path, followLink) == 0
+        }
+    }
+
     static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) -> Int32 {
         while true {
             let fd = path.withCString { Glibc.open($0, flags | O_CLOEXEC, mode) }
