@@ -39,10 +39,7 @@ public final class ImageManager: Sendable {
         let holder = PendingCancellation<ImageTask> { $0.cancel() }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageResult, ImageLoadError>, Never>) in
-                // This async function is nonisolated, so it runs on the global concurrent executor,
-                // never on the caller's actor: the job may start right here (see `start`).
-                let task = start(request, LoadCallbacks(completion: { continuation.resume(returning: $0) }),
-                                 startsImmediately: true)
+                let task = start(request, LoadCallbacks(completion: { continuation.resume(returning: $0) }))
                 holder.store(task)
             }
         } onCancel: {
@@ -92,26 +89,15 @@ public final class ImageManager: Sendable {
         return nil
     }
 
-    /// Attaches a waiter to the job for its key, starting the job if there is none.
-    ///
-    /// With `startsImmediately` a new job's task runs on the calling thread until it first
-    /// suspends (usually at the download) instead of being queued behind every task already
-    /// waiting for the pool: a burst of loads starts its first downloads at once, and each
-    /// cold load saves a hop. Only for callers already on the global concurrent executor,
-    /// since the memory and disk stages (reads, decoding) then run on the calling thread.
-    private func start(_ request: LoadRequest, _ callbacks: LoadCallbacks, startsImmediately: Bool = false) -> ImageTask {
+    private func start(_ request: LoadRequest, _ callbacks: LoadCallbacks) -> ImageTask {
         let key = request.jobKey
         let attached = table.withLock { $0.attach(key, callbacks) }
         if let job = attached.newJob {
-            let operation: @Sendable () async -> Void = { [self] in
+            let task = Task(priority: request.options.priority.taskPriority) { [self] in
                 let result = await run(request, key: key, job: job)
                 let waiters = table.withLock { $0.finish(key, job: job) }
                 for waiter in waiters { waiter.completion(result) }
             }
-            let priority = request.options.priority.taskPriority
-            let task = startsImmediately ? Task.immediate(priority: priority, operation: operation)
-                                         : Task(priority: priority, operation: operation)
-            // A job that finished (or whose waiters all left) before this has no entry left.
             if !table.withLock({ $0.setTask(task, key: key, job: job) }) { task.cancel() }
         }
         return ImageTask(id: attached.waiter, manager: self)
