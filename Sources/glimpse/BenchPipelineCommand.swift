@@ -131,6 +131,9 @@ struct BenchPipelineCommand: AsyncParsableCommand {
         let disk = memoryOnly ? nil : try DiskCache(configuration: DiskCache.Configuration(directory: cacheDirectory))
         let cache = ImageCache(disk: disk)
         let manager = ImageManager(configuration: ImageManager.Configuration(downloader: downloader, cache: cache))
+        // Opening indexes the (empty) directory in the background; that belongs to opening
+        // the cache, not to the loads timed below, so let it finish first.
+        disk?.waitUntilIndexLoaded()
         let start = Self.now(cpuTime)
         let loaded = await withTaskGroup(of: Bool.self) { group in
             for (url, _) in batch {
