@@ -4,22 +4,10 @@ import Glibc
 extension DiskCache {
     /// Stores `data` with `metadata` for `key`, atomically replacing any previous entry, then
     /// evicts least recently used entries if a limit is exceeded. `metadata.storedDate` is set
-    /// to the current time.
-    public func setData(_ data: Data, metadata: Metadata = Metadata(), forKey key: String) throws(DiskCache.Error) {
+    /// to the current time. Any contiguous bytes will do (`Data`, or the pipeline's `[UInt8]`
+    /// downloads without a copy into `Data`).
+    public func setData(_ data: some ContiguousBytes, metadata: Metadata = Metadata(), forKey key: String) throws(DiskCache.Error) {
         let result: Result<Void, DiskCache.Error> = data.withUnsafeBytes { bytes in
-            do throws(DiskCache.Error) {
-                return .success(try write(bytes, metadata: metadata, forKey: key))
-            } catch {
-                return .failure(error)
-            }
-        }
-        try result.get()
-    }
-
-    /// `setData` for bytes held in an array (the pipeline's downloads), without first copying
-    /// them into a `Data`.
-    public func setData(_ bytes: [UInt8], metadata: Metadata = Metadata(), forKey key: String) throws(DiskCache.Error) {
-        let result: Result<Void, DiskCache.Error> = bytes.withUnsafeBytes { bytes in
             do throws(DiskCache.Error) {
                 return .success(try write(bytes, metadata: metadata, forKey: key))
             } catch {
