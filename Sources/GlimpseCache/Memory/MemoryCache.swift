@@ -72,14 +72,17 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         self.init(configuration: Configuration(costLimit: costLimit, countLimit: countLimit))
     }
 
-    /// Runs `body` on the state of the shard that owns `key`, with the key's hash and the
-    /// caller's lane, both found before the lock is taken.
+    /// Runs `body` on the state of the shard that owns `key`, with the key's hash, found
+    /// before the lock is taken.
     @inlinable
-    func withShard<R: Sendable>(for key: Key, _ body: (inout State, _ hash: Int, _ lane: Int) -> R) -> R {
+    func withShard<R: Sendable>(for key: Key, _ body: (inout State, _ hash: Int) -> R) -> R {
         let hash = key.hashValue
-        let lane = ProcessorLane.current(mask: laneMask)
-        return shards[shardIndex(forHash: hash)].withLock { body(&$0, hash, lane) }
+        return shards[shardIndex(forHash: hash)].withLock { body(&$0, hash) }
     }
+
+    /// The caller's lane, for the operations that record an access (read before the lock).
+    @inlinable
+    var currentLane: Int { ProcessorLane.current(mask: laneMask) }
 
     /// The shard of a key hash: its top bits, since a shard's index table uses the low ones.
     @inlinable
@@ -100,7 +103,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// The value for `key`, marking it most recently used; `nil` when absent or expired.
     @inlinable
     public func value(forKey key: Key) -> Value? {
-        withShard(for: key) { state, hash, lane -> Value? in
+        let lane = currentLane
+        return withShard(for: key) { state, hash -> Value? in
             guard let slot = state.list.touch(key, hash: hash, lane: lane), let node = state.list.nodes[slot] else {
                 state.misses += 1
                 return nil
@@ -120,7 +124,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     @inlinable
     public func contains(_ key: Key) -> Bool {
         let clock = configuration.clock
-        return withShard(for: key) { state, hash, _ in
+        return withShard(for: key) { state, hash in
             guard let node = state.list.peek(key, hash: hash) else { return false }
             if let expiry = node.expiry { return clock.now() < expiry }
             return true
@@ -141,8 +145,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         if let ttl = timeToLive ?? configuration.timeToLive { expiry = configuration.clock.now() + ttl }
         let refused = Double(cost) > Double(configuration.costLimit) * configuration.entryCostLimitRatio
             || cost > shardCostLimit
-        let costLimit = shardCostLimit, countLimit = shardCountLimit
-        return withShard(for: key) { state, hash, lane -> Bool in
+        let costLimit = shardCostLimit, countLimit = shardCountLimit, lane = currentLane
+        return withShard(for: key) { state, hash -> Bool in
             if refused {
                 state.list.remove(key, hash: hash)
                 return false
@@ -160,7 +164,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// Removes and returns the value for `key`.
     @inlinable @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
-        withShard(for: key) { state, hash, _ in state.list.remove(key, hash: hash)?.value }
+        withShard(for: key) { state, hash in state.list.remove(key, hash: hash)?.value }
     }
 
     @inlinable
