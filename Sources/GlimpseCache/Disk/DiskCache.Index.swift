@@ -31,7 +31,7 @@ extension DiskCache {
         var count: Int { list.count }
 
         mutating func recordWrite(_ name: String, size: Int, now: Int64) {
-            list.insert(name, value: Entry(size: size, stored: now, lastUsed: now), cost: size, expiry: nil)
+            list.insert(name, value: Entry(size: size, stored: now, lastUsed: now), cost: size)
             removedWhileLoading.remove(name)
         }
 
@@ -42,7 +42,7 @@ extension DiskCache {
                 list.update(slot) { $0.lastUsed = now }
             } else if fileExists() {
                 // Written by another process, or not scanned yet: adopt it as most recent.
-                list.insert(name, value: Entry(size: size, stored: stored, lastUsed: now), cost: size, expiry: nil)
+                list.insert(name, value: Entry(size: size, stored: stored, lastUsed: now), cost: size)
             } else {
                 return
             }
@@ -68,7 +68,7 @@ extension DiskCache {
         mutating func merge(scanned: ArraySlice<(name: String, entry: Entry)>) {
             guard !clearedWhileLoading else { return }
             for item in scanned.reversed() where !removedWhileLoading.contains(item.name) {
-                list.insertAsOldest(item.name, value: item.entry, cost: item.entry.size, expiry: nil)
+                list.insertAsOldest(item.name, value: item.entry, cost: item.entry.size)
             }
         }
 

@@ -1,5 +1,6 @@
-/// The value-type core shared by the memory cache and the disk index: a hash map from key
-/// to slot plus a doubly linked recency list threaded through one array by slot index.
+/// The disk index's value-type core: a hash map from key to slot plus a doubly linked
+/// recency list threaded through one array by slot index. (The memory cache uses
+/// `StampedLRU`, whose hits do not relink shared nodes.)
 ///
 /// No node is a class instance, so the whole structure lives in two allocations and can sit
 /// inside a `Mutex` without `@unchecked Sendable`. Removal swaps the last slot into the hole,
@@ -11,19 +12,16 @@ struct LRUList<Key: Hashable, Value> {
         @usableFromInline var key: Key
         @usableFromInline var value: Value
         @usableFromInline var cost: Int
-        /// Absolute expiry on the owner's clock; `nil` = never.
-        @usableFromInline var expiry: Duration?
         /// Neighbour towards the most recently used end (`-1` = none).
         @usableFromInline var newer: Int
         /// Neighbour towards the least recently used end (`-1` = none).
         @usableFromInline var older: Int
 
         @inlinable
-        init(key: Key, value: Value, cost: Int, expiry: Duration?, newer: Int, older: Int) {
+        init(key: Key, value: Value, cost: Int, newer: Int, older: Int) {
             self.key = key
             self.value = value
             self.cost = cost
-            self.expiry = expiry
             self.newer = newer
             self.older = older
         }
@@ -47,9 +45,6 @@ struct LRUList<Key: Hashable, Value> {
     }
 
     @inlinable
-    func slot(for key: Key) -> Int? { slots[key] }
-
-    @inlinable
     func contains(_ key: Key) -> Bool { slots[key] != nil }
 
     /// Looks up `key` and, when found, marks it most recently used.
@@ -66,48 +61,19 @@ struct LRUList<Key: Hashable, Value> {
         body(&nodes[slot].value)
     }
 
-    /// Reads an entry without changing its recency.
-    @inlinable
-    func peek(_ key: Key) -> Node? {
-        guard let slot = slots[key] else { return nil }
-        return nodes[slot]
-    }
-
-    /// Inserts or replaces `key` as the most recently used entry. A new key arriving when
-    /// `count` has reached `countLimit` takes the least recently used entry's slot (returned
-    /// as `evicted`): one lookup, one removal and one insertion in the map.
-    @inlinable
-    mutating func insert(_ key: Key, value: Value, cost: Int, expiry: Duration?, countLimit: Int) -> (replaced: Value?, evicted: Node?) {
-        if slots[key] == nil, countLimit > 0, nodes.count >= countLimit, oldest >= 0 {
-            let slot = oldest
-            unlink(slot)
-            let evicted = nodes[slot]
-            slots[evicted.key] = nil
-            totalCost += cost - evicted.cost
-            nodes[slot] = Node(key: key, value: value, cost: cost, expiry: expiry, newer: -1, older: newest)
-            slots[key] = slot
-            if newest >= 0 { nodes[newest].newer = slot }
-            newest = slot
-            if oldest < 0 { oldest = slot }
-            return (nil, evicted)
-        }
-        return (insert(key, value: value, cost: cost, expiry: expiry), nil)
-    }
-
     /// Inserts or replaces `key` as the most recently used entry; returns the replaced value.
     @inlinable @discardableResult
-    mutating func insert(_ key: Key, value: Value, cost: Int, expiry: Duration?) -> Value? {
+    mutating func insert(_ key: Key, value: Value, cost: Int) -> Value? {
         if let slot = slots[key] {
             let old = nodes[slot].value
             totalCost += cost - nodes[slot].cost
             nodes[slot].value = value
             nodes[slot].cost = cost
-            nodes[slot].expiry = expiry
             moveToFront(slot)
             return old
         }
         let slot = nodes.count
-        nodes.append(Node(key: key, value: value, cost: cost, expiry: expiry, newer: -1, older: newest))
+        nodes.append(Node(key: key, value: value, cost: cost, newer: -1, older: newest))
         slots[key] = slot
         if newest >= 0 { nodes[newest].newer = slot }
         newest = slot
@@ -119,10 +85,10 @@ struct LRUList<Key: Hashable, Value> {
     /// Inserts `key` as the least recently used entry (used when merging a scanned index, whose
     /// entries are older than anything touched since the cache opened). No-op when present.
     @inlinable
-    mutating func insertAsOldest(_ key: Key, value: Value, cost: Int, expiry: Duration?) {
+    mutating func insertAsOldest(_ key: Key, value: Value, cost: Int) {
         guard slots[key] == nil else { return }
         let slot = nodes.count
-        nodes.append(Node(key: key, value: value, cost: cost, expiry: expiry, newer: oldest, older: -1))
+        nodes.append(Node(key: key, value: value, cost: cost, newer: oldest, older: -1))
         slots[key] = slot
         if oldest >= 0 { nodes[oldest].older = slot }
         oldest = slot
