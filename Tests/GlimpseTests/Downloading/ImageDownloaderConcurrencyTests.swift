@@ -2,6 +2,7 @@ import Foundation
 import Glimpse
 import LoopbackHTTPServer
 import Synchronization
+import TestSupport
 import Testing
 
 /// Concurrency limit, ordering, coalescing and cancellation, asserted from
@@ -208,18 +209,5 @@ struct ImageDownloaderConcurrencyTests {
         await #expect(throws: ImageDownloadError.cancelled) { try await harness.downloader.download(harness.url("/late")) }
         recorder.expectEachCompletedOnce()
         await harness.finish()
-    }
-}
-
-/// A tiny deterministic generator (SplitMix64) for reproducible test schedules.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -176,14 +176,23 @@ extension PNG {
                             failure = .malformed("image buffer does not match the header")
                             return
                         }
-                        // Rows are complete in the window (filled − next ≥ stride) and the window has
-                        // `windowSlack` readable bytes past `filled`; output rows `row` (and `row + 1`)
-                        // lie inside the buffer checked above (row < height).
+                        // Rows are complete in the window (filled − next ≥ stride per row used) and the
+                        // window has `windowSlack` readable bytes past `filled`; output rows `row` (and the
+                        // next one or three, when checked against `height`) lie inside the buffer checked above.
                         while row < height, filled &- next >= stride {
                             let filter = base[next]
                             let src = base + (next &+ 1)
                             let above = row > 0 ? UnsafeRawPointer(dst + (row &- 1) &* outRow) : zero
                             let following = next &+ stride
+                            // Four Paeth rows complete in the window, all inside the image.
+                            if filter == 4, row &+ 3 < height, filled &- next >= 4 &* stride,
+                               base[following] == 4, base[following &+ stride] == 4, base[following &+ 2 &* stride] == 4 {
+                                Unfilter.rgba8PaethQuad(src, srcStride: stride, prior: above, dst + row &* outRow, dstStride: outRow,
+                                                        width: width, stride: pixelBytes)
+                                next &+= 4 &* stride
+                                row &+= 4
+                                continue
+                            }
                             if row &+ 1 < height, filled &- following >= stride, base[following] == filter,
                                Unfilter.canPairRGBA8(filter) {
                                 Unfilter.rgba8Pair(filter, src, base + (following &+ 1), prior: above,

@@ -75,25 +75,25 @@ extension PNG.Unfilter {
 
     /// Lane 3 forced to 255 for RGB sources, left alone for RGBA.
     @inline(__always)
-    private static func alphaFill(_ stride: Int) -> SIMD4<UInt8> {
+    static func alphaFill(_ stride: Int) -> SIMD4<UInt8> {
         SIMD4<UInt8>(0, 0, 0, stride == 3 || stride == 6 ? 255 : 0)
     }
 
     /// Prior (output) pixels: 4 bytes at `offset`.
     @inline(__always)
-    private static func load(_ raw: UnsafeRawPointer, _ offset: Int) -> SIMD4<UInt8> {
+    static func load(_ raw: UnsafeRawPointer, _ offset: Int) -> SIMD4<UInt8> {
         raw.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self)
     }
 
     @inline(__always)
-    private static func load16(_ raw: UnsafeRawPointer, _ offset: Int) -> SIMD4<Int16> {
+    static func load16(_ raw: UnsafeRawPointer, _ offset: Int) -> SIMD4<Int16> {
         SIMD4<Int16>(truncatingIfNeeded: load(raw, offset))
     }
 
     /// Source pixel `k`: its four bytes (8-bit samples) or the high bytes of
     /// its four 16-bit big-endian samples, each sample's first byte.
     @inline(__always)
-    private static func pixel(_ raw: UnsafeRawPointer, _ k: Int, _ stride: Int) -> SIMD4<UInt8> {
+    static func pixel(_ raw: UnsafeRawPointer, _ k: Int, _ stride: Int) -> SIMD4<UInt8> {
         guard stride >= 6 else { return load(raw, k &* stride) }
         let samples = raw.loadUnaligned(fromByteOffset: k &* stride, as: SIMD4<UInt16>.self)
         #if _endian(little)
@@ -104,18 +104,18 @@ extension PNG.Unfilter {
     }
 
     @inline(__always)
-    private static func pixel16(_ raw: UnsafeRawPointer, _ k: Int, _ stride: Int) -> SIMD4<Int16> {
+    static func pixel16(_ raw: UnsafeRawPointer, _ k: Int, _ stride: Int) -> SIMD4<Int16> {
         SIMD4<Int16>(truncatingIfNeeded: pixel(raw, k, stride))
     }
 
     @inline(__always)
-    private static func store(_ value: SIMD4<UInt8>, _ raw: UnsafeMutableRawPointer, _ pixel: Int) {
+    static func store(_ value: SIMD4<UInt8>, _ raw: UnsafeMutableRawPointer, _ pixel: Int) {
         raw.storeBytes(of: value, toByteOffset: pixel &<< 2, as: SIMD4<UInt8>.self)
     }
 
     /// floor((a + b) / 2) per byte lane, without widening.
     @inline(__always)
-    private static func mean(_ a: SIMD4<UInt8>, _ b: SIMD4<UInt8>) -> SIMD4<UInt8> {
+    static func mean(_ a: SIMD4<UInt8>, _ b: SIMD4<UInt8>) -> SIMD4<UInt8> {
         (a & b) &+ ((a ^ b) &>> 1)
     }
 
@@ -171,7 +171,7 @@ extension PNG.Unfilter {
             var a = SIMD4<Int16>(repeating: 0), c = a
             for k in 0..<width {
                 let b = load16(prior, k &<< 2)
-                a = (pixel16(src, k, stride) &+ simdPaeth(a, b, c)) & 0xFF
+                a = PNG.PaethAbove.unfilter(pixel16(src, k, stride), left: a, above: b, upperLeft: c)
                 store(SIMD4<UInt8>(truncatingIfNeeded: a) | fill, dst, k)
                 c = b
             }
@@ -232,36 +232,5 @@ extension PNG.Unfilter {
             k &+= 1
         }
         store((pixel(src1, (width &- 1), stride) &+ mean(a1, a0)) | fill, dst1, width &- 1)
-    }
-
-    private static func paethPairRGBA8<S: DirectSource>(_: S.Type, _ src0: UnsafeRawPointer, _ src1: UnsafeRawPointer,
-                                                        _ prior: UnsafeRawPointer, _ dst0: UnsafeMutableRawPointer,
-                                                        _ dst1: UnsafeMutableRawPointer, _ width: Int) {
-        guard width > 0 else { return }
-        let stride = S.stride
-        let fill = alphaFill(stride)
-        let zero = SIMD4<Int16>.zero
-        // Pixel 0 has no left neighbour: a = c = 0 makes the predictor b.
-        var c0 = load16(prior, 0)
-        var a0 = (pixel16(src0, 0, stride) &+ simdPaeth(zero, c0, zero)) & 0xFF
-        store(SIMD4<UInt8>(truncatingIfNeeded: a0) | fill, dst0, 0)
-        // Row 1 at pixel j = k − 1: a1 = its pixel j − 1, b1 = row 0's pixel j (a0), c1 = row 0's pixel j − 1.
-        var a1 = zero, c1 = zero
-        var k = 1
-        while k < width {
-            let b0 = load16(prior, k &<< 2)
-            let b1 = a0
-            let n0 = (pixel16(src0, k, stride) &+ simdPaeth(a0, b0, c0)) & 0xFF
-            let n1 = (pixel16(src1, (k &- 1), stride) &+ simdPaeth(a1, b1, c1)) & 0xFF
-            store(SIMD4<UInt8>(truncatingIfNeeded: n0) | fill, dst0, k)
-            store(SIMD4<UInt8>(truncatingIfNeeded: n1) | fill, dst1, k &- 1)
-            a0 = n0
-            c0 = b0
-            a1 = n1
-            c1 = b1
-            k &+= 1
-        }
-        let last = (pixel16(src1, (width &- 1), stride) &+ simdPaeth(a1, a0, c1)) & 0xFF
-        store(SIMD4<UInt8>(truncatingIfNeeded: last) | fill, dst1, width &- 1)
     }
 }
