@@ -43,9 +43,35 @@ public struct AutoDecoder: Sendable {
         case .sniffing(var buffered):
             // Same reason: release the state's copy before appending.
             state = .sniffing([])
+            if buffered.isEmpty, let status = try routeInPlace(bytes) { return status }
             buffered.append(contentsOf: bytes)
             return try route(buffered, atEnd: false)
         }
+    }
+
+    /// The first bytes, when they are contiguous and tell the format: handed to
+    /// the chosen decoder where they lie, without the copy that buffering them
+    /// would cost (a whole file, for one-shot decoding). `nil` when they must
+    /// be buffered: not contiguous, or too few to tell the format.
+    private mutating func routeInPlace(_ bytes: some Collection<UInt8>) throws(DecodingError) -> DecodingStatus? {
+        let registry = self.registry
+        let selected: Result<DecoderRegistry.Selection, DecodingError>? = bytes.withContiguousStorageIfAvailable { buffer in
+            do throws(DecodingError) {
+                return .success(try registry.select(UnsafeRawBufferPointer(buffer), atEnd: false))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let selection: DecoderRegistry.Selection
+        switch selected {
+        case nil: return nil
+        case .failure(let error):
+            state = .failed(error)
+            throw error
+        case .success(let chosen): selection = chosen
+        }
+        guard case .decoder(let type, let sniffed) = selection else { return nil }
+        return try start(type, format: sniffed, with: bytes)
     }
 
     /// Header information from the chosen decoder.
@@ -101,16 +127,21 @@ public struct AutoDecoder: Sendable {
             state = .sniffing(buffered)
             return .needMoreData
         case .decoder(let type, let sniffed):
-            format = sniffed
-            var decoder = type.init(options: options)
-            do throws(DecodingError) {
-                let status = try decoder.append(buffered)
-                state = .decoding(decoder)
-                return status
-            } catch {
-                state = .failed(error)
-                throw error
-            }
+            return try start(type, format: sniffed, with: buffered)
+        }
+    }
+
+    private mutating func start(_ type: any ImageDecoder.Type, format sniffed: SniffedFormat,
+                                with bytes: some Collection<UInt8>) throws(DecodingError) -> DecodingStatus {
+        format = sniffed
+        var decoder = type.init(options: options)
+        do throws(DecodingError) {
+            let status = try decoder.append(bytes)
+            state = .decoding(decoder)
+            return status
+        } catch {
+            state = .failed(error)
+            throw error
         }
     }
 }

@@ -70,6 +70,19 @@ struct DecoderRegistryTests {
         #expect(try decoder.finish().pixels == sample)
     }
 
+    /// Contiguous first bytes go to the decoder where they lie; others are
+    /// buffered first. Both paths give the same image.
+    @Test func autoDecoderTakesContiguousAndOtherCollections() throws {
+        let file = PAM.encode(sample)
+        #expect(try registry.decode(file).pixels == sample)
+        #expect(try registry.decode(file[...]).pixels == sample)
+        #expect(try registry.decode(file.lazy.map { $0 }).pixels == sample)
+        var split = AutoDecoder(registry: registry)
+        _ = try split.append(file.prefix(file.count / 2))
+        _ = try split.append(file.dropFirst(file.count / 2).lazy.map { $0 })
+        #expect(try split.finish().pixels == sample)
+    }
+
     @Test func knownFormatWithoutDecoderIsUnsupported() {
         #expect(throws: DecodingError.unsupportedFormat(.webp)) {
             try DecoderRegistry().decode(Array("RIFF\0\0\0\0WEBPVP8L".utf8) + [0, 0, 0, 0])

@@ -184,11 +184,17 @@ extension PNG {
                             let src = base + (next &+ 1)
                             let above = row > 0 ? UnsafeRawPointer(dst + (row &- 1) &* outRow) : zero
                             let following = next &+ stride
-                            // Four Paeth rows complete in the window, all inside the image.
-                            if filter == 4, row &+ 3 < height, filled &- next >= 4 &* stride,
-                               base[following] == 4, base[following &+ stride] == 4, base[following &+ 2 &* stride] == 4 {
-                                Unfilter.rgba8PaethQuad(src, srcStride: stride, prior: above, dst + row &* outRow, dstStride: outRow,
-                                                        width: width, stride: pixelBytes)
+                            // Four Average or Paeth rows complete in the window, all inside the image.
+                            if Unfilter.canPairRGBA8(filter), row &+ 3 < height, filled &- next >= 4 &* stride,
+                               base[following] == filter, base[following &+ stride] == filter,
+                               base[following &+ 2 &* stride] == filter {
+                                if filter == 3 {
+                                    Unfilter.rgba8AverageQuad(src, srcStride: stride, prior: above, dst + row &* outRow,
+                                                              dstStride: outRow, width: width, stride: pixelBytes)
+                                } else {
+                                    Unfilter.rgba8PaethQuad(src, srcStride: stride, prior: above, dst + row &* outRow,
+                                                            dstStride: outRow, width: width, stride: pixelBytes)
+                                }
                                 next &+= 4 &* stride
                                 row &+= 4
                                 continue

@@ -211,7 +211,7 @@ extension PNG.Unfilter {
         return k
     }
 
-    private static func averagePairRGBA8<S: DirectSource>(_: S.Type, _ src0: UnsafeRawPointer, _ src1: UnsafeRawPointer,
+    static func averagePairRGBA8<S: DirectSource>(_: S.Type, _ src0: UnsafeRawPointer, _ src1: UnsafeRawPointer,
                                                           _ prior: UnsafeRawPointer, _ dst0: UnsafeMutableRawPointer,
                                                           _ dst1: UnsafeMutableRawPointer, _ width: Int) {
         guard width > 0 else { return }
