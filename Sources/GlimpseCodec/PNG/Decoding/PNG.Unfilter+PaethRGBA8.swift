@@ -86,6 +86,8 @@ extension PNG.Unfilter {
     /// the predictor bounds (``PNG/PaethAbove``) of both rows are computed off
     /// the chain, and each vector operation serves both rows.
     struct PaethPair<S: DirectSource> {
+        // Members are `@_transparent` for the reason given in ``PNG/PaethAbove``:
+        // with `@inline(__always)`, `step` stayed a call per pixel.
         typealias Pair = SIMD8<Int16>
         let src0: UnsafeRawPointer, src1: UnsafeRawPointer, prior: UnsafeRawPointer
         let dst0: UnsafeMutableRawPointer, dst1: UnsafeMutableRawPointer
