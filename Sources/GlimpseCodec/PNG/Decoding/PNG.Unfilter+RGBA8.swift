@@ -212,8 +212,8 @@ extension PNG.Unfilter {
     }
 
     static func averagePairRGBA8<S: DirectSource>(_: S.Type, _ src0: UnsafeRawPointer, _ src1: UnsafeRawPointer,
-                                                          _ prior: UnsafeRawPointer, _ dst0: UnsafeMutableRawPointer,
-                                                          _ dst1: UnsafeMutableRawPointer, _ width: Int) {
+                                                  _ prior: UnsafeRawPointer, _ dst0: UnsafeMutableRawPointer,
+                                                  _ dst1: UnsafeMutableRawPointer, _ width: Int) {
         guard width > 0 else { return }
         let stride = S.stride
         let fill = alphaFill(stride)
