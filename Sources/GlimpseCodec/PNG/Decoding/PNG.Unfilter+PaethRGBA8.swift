@@ -2,15 +2,12 @@ extension PNG.Unfilter {
     // Paeth rows (PNG §9.4) unfiltered straight into RGBA8, several rows at a
     // time. Paeth is one dependency chain per row: each pixel waits for its
     // left neighbour's output. Rows are independent chains once the row above
-    // is a few pixels ahead, so consecutive Paeth rows run as a wavefront:
-    // two rows share one 8-lane vector (`PaethPair`), and two such pairs run
-    // side by side (`rgba8PaethQuad`), which keeps more of the core busy
-    // while each chain waits. The layout rules are those of
+    // is a pixel or two ahead, so consecutive Paeth rows run as a wavefront:
+    // four rows in one 16-byte vector (`paethQuad`), or two rows in one
+    // 8-lane vector (`PaethPair`). The layout rules are those of
     // ``rgba8(_:_:prior:_:width:stride:)``.
 
-    /// Four consecutive Paeth rows: rows 0 and 1 as one pair, rows 2 and 3 as
-    /// another four pixels behind, taking their row above (row 1) from the
-    /// output the first pair stored two steps earlier.
+    /// Four consecutive Paeth rows (see ``paethQuad(_:_:_:_:_:_:_:)``).
     ///
     /// `src` is row 0's first sample, rows `srcStride` bytes apart; `dst` is
     /// row 0's output, rows `dstStride` bytes apart.
@@ -46,38 +43,6 @@ extension PNG.Unfilter {
             k &+= 1
         }
         pair.finish(width)
-    }
-
-    private static func paethQuad<S: DirectSource>(_: S.Type, _ src: UnsafeRawPointer, _ srcStride: Int, _ prior: UnsafeRawPointer,
-                                                   _ dst: UnsafeMutableRawPointer, _ dstStride: Int, _ width: Int) {
-        let rows = (src, src + srcStride, src + 2 &* srcStride, src + 3 &* srcStride)
-        let out = (dst, dst + dstStride, dst + 2 &* dstStride, dst + 3 &* dstStride)
-        guard width >= 6 else {
-            paethPairRGBA8(S.self, rows.0, rows.1, prior, out.0, out.1, width)
-            paethPairRGBA8(S.self, rows.2, rows.3, UnsafeRawPointer(out.1), out.2, out.3, width)
-            return
-        }
-        var first = PaethPair<S>(rows.0, rows.1, prior, out.0, out.1)
-        first.step(2)
-        first.step(3)
-        // Row 1's pixels 0 and 1 are stored: the second pair can start.
-        var second = PaethPair<S>(rows.2, rows.3, UnsafeRawPointer(out.1), out.2, out.3)
-        first.step(4)
-        first.step(5)
-        var k = 6
-        while k < width {
-            // The second pair reads row 1's pixel k − 4, stored two steps ago.
-            first.step(k)
-            second.step(k &- 4)
-            k &+= 1
-        }
-        first.finish(width)
-        k = width &- 4
-        while k < width {
-            second.step(k)
-            k &+= 1
-        }
-        second.finish(width)
     }
 
     /// Two consecutive Paeth rows in one 8-lane vector: row 0's pixel k in the
