@@ -181,14 +181,15 @@ extension PNG.Unfilter {
     }
 
     /// Sub on RGBA8, 4 pixels per vector: a prefix sum inside the vector
-    /// (pixel 1 += pixel 0, 3 += 2, then 2 and 3 += 1) plus the last pixel of
-    /// the vector before, so the chain between vectors is one broadcast and one
-    /// add instead of one add per pixel. Returns the first pixel not done and
-    /// leaves its left neighbour in `a`.
+    /// (pixel 1 += pixel 0, 3 += 2, then 2 and 3 += 1) plus the running sum of
+    /// the pixels before, broadcast. That running sum grows by the vector's own
+    /// last prefix pixel, which does not wait for it, so the chain from one
+    /// vector to the next is a single add. Returns the first pixel not done
+    /// and leaves its left neighbour in `a`.
     @inline(__always)
     private static func subRGBA8(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
                                  _ a: inout SIMD4<UInt8>) -> Int {
-        var carry = SIMD4<UInt32>(repeating: 0)
+        var carry = SIMD16<UInt8>(repeating: 0)
         var k = 0
         // Pixels k ..< k + 4 lie inside the row: k + 4 <= width.
         while k &+ 4 <= width {
@@ -202,12 +203,11 @@ extension PNG.Unfilter {
             v &+= unsafeBitCast(pairs, to: SIMD16<UInt8>.self)
             let halves = unsafeBitCast(v, to: SIMD4<UInt32>.self)
             v &+= unsafeBitCast(SIMD4<UInt32>(0, 0, halves[1], halves[1]), to: SIMD16<UInt8>.self)
-            v &+= unsafeBitCast(carry, to: SIMD16<UInt8>.self)
-            dst.storeBytes(of: v, toByteOffset: k &<< 2, as: SIMD16<UInt8>.self)
-            carry = SIMD4<UInt32>(repeating: unsafeBitCast(v, to: SIMD4<UInt32>.self)[3])
+            dst.storeBytes(of: v &+ carry, toByteOffset: k &<< 2, as: SIMD16<UInt8>.self)
+            carry &+= unsafeBitCast(SIMD4<UInt32>(repeating: unsafeBitCast(v, to: SIMD4<UInt32>.self)[3]), to: SIMD16<UInt8>.self)
             k &+= 4
         }
-        a = unsafeBitCast(carry[0], to: SIMD4<UInt8>.self)
+        a = SIMD4<UInt8>(carry[0], carry[1], carry[2], carry[3])
         return k
     }
 
