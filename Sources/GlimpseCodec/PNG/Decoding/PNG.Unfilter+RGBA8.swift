@@ -162,10 +162,17 @@ extension PNG.Unfilter {
                 k &+= 1
             }
         case 3:
-            var a = SIMD4<UInt8>(repeating: 0)
-            for k in 0..<width {
-                a = pixel(src, k, stride) &+ mean(a, load(prior, k &<< 2))
-                store(a | fill, dst, k)
+            // RGB: three scalar chains beat one vector chain (see `averageRowScalar`);
+            // RGBA's fourth chain tips the balance back (rgb: 17.0 -> 12.7 ms, rgba:
+            // 4.2 -> 4.5 ms on stored images alternating Average and Sub rows).
+            if stride == 3 || stride == 6 {
+                averageRowScalar(S.self, src, prior, dst, width)
+            } else {
+                var a = SIMD4<UInt8>(repeating: 0)
+                for k in 0..<width {
+                    a = pixel(src, k, stride) &+ mean(a, load(prior, k &<< 2))
+                    store(a | fill, dst, k)
+                }
             }
         case 4:
             var a = SIMD4<Int16>(repeating: 0), c = a
