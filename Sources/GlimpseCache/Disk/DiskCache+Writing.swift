@@ -37,10 +37,16 @@ extension DiskCache {
         let fileTime = Self.kernelStampsWriteTime(writeTime) ? nil : metadata.storedDate
         if try writeUnnamed(file, name: name, storedDate: fileTime, writeTime: writeTime) { return }
         let temporary = path + "/" + temporaryName()
-        let fd = POSIXFile.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+        // Creating the temporary name changes the directory like any entry would.
+        let (fd, openError) = index.withLock { index in
+            changingDirectory(&index) { _ in
+                let fd = POSIXFile.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+                return (fd, POSIXFile.lastError)
+            }
+        }
         let written = fd >= 0 && EntryFile.write(file, to: fd, storedDate: fileTime,
                                                   durable: configuration.durableWrites)
-        let code = POSIXFile.lastError
+        let code = fd >= 0 ? POSIXFile.lastError : openError
         if fd >= 0 { POSIXFile.close(fd) }
         guard written else {
             POSIXFile.unlink(temporary)
@@ -49,10 +55,12 @@ extension DiskCache {
         // Renames, unlinks and index updates happen together under the lock, so an eviction
         // can never delete a file that a concurrent write has just put in place.
         let renameError: Int32? = index.withLock { index in
-            guard POSIXFile.rename(temporary, path + "/" + name) else { return POSIXFile.lastError }
-            index.recordWrite(name, size: file.count, now: writeTime)
-            deleteFiles(evictionCandidates(&index))
-            return nil
+            changingDirectory(&index) { index in
+                guard POSIXFile.rename(temporary, path + "/" + name) else { return POSIXFile.lastError }
+                index.recordWrite(name, size: file.count, now: writeTime)
+                deleteFiles(evictionCandidates(&index))
+                return nil
+            }
         }
         if let renameError {
             POSIXFile.unlink(temporary)
@@ -101,7 +109,7 @@ extension DiskCache {
         // Linked under the lock for the reason renames are (see the temporary-name path).
         var current = method
         while true {
-            let outcome: LinkOutcome = index.withLock { index in
+            let outcome: LinkOutcome = index.withLock { index in changingDirectory(&index) { index in
                 if POSIXFile.link(fd, to: finalPath, method: current) {
                     // Nothing to do.
                 } else if POSIXFile.lastError == EEXIST {
@@ -121,7 +129,7 @@ extension DiskCache {
                 index.recordWrite(name, size: file.count, now: writeTime)
                 deleteFiles(evictionCandidates(&index))
                 return .linked
-            }
+            } }
             switch outcome {
             case .linked:
                 return true
