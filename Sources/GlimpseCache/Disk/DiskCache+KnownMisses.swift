@@ -41,10 +41,15 @@ extension DiskCache {
         let before = DirectoryStamp(of: directoryDescriptor)
         let result = change()
         let after = DirectoryStamp(of: directoryDescriptor)
-        index.withLock { index in
-            index.knownStamp = before != nil && before == index.knownStamp ? after : nil
-        }
+        index.withLock { takeChange(from: before, to: after, &$0) }
         return result
+    }
+
+    /// Takes a change this cache made without the index lock, between the directory stamps
+    /// `before` and `after`, into the known stamp; any other change since the known stamp (of
+    /// this cache or not) turns the shortcut off.
+    func takeChange(from before: DirectoryStamp?, to after: DirectoryStamp?, _ index: inout Index) {
+        index.knownStamp = before != nil && before == index.knownStamp ? after : nil
     }
 
     /// Before the initial scan lists the directory: takes its stamp as the known one, if this

@@ -35,6 +35,12 @@ extension DiskCache {
         }
         let file = EntryFile.contents(key: keyBytes, encodedMetadata: metadataBytes, data: data)
         let fileTime = Self.kernelStampsWriteTime(writeTime) ? nil : metadata.storedDate
+        try store(file, name: name, fileTime: fileTime, writeTime: writeTime)
+    }
+
+    /// Puts the complete entry file `file` in place under `name`: unnamed and linked where
+    /// possible, else through a temporary name.
+    func store(_ file: [UInt8], name: String, fileTime: Date?, writeTime: Int64) throws(DiskCache.Error) {
         if try writeUnnamed(file, name: name, storedDate: fileTime, writeTime: writeTime) { return }
         let temporary = path + "/" + temporaryName()
         // Creating the temporary name changes the directory like any entry would.
@@ -92,7 +98,7 @@ extension DiskCache {
     /// about a quarter less time per entry), and a crash leaves nothing behind. `false` when
     /// the filesystem or the process's privileges do not allow it (remembered per cache); the
     /// caller then writes through a temporary name.
-    private func writeUnnamed(_ file: [UInt8], name: String, storedDate: Date?, writeTime: Int64) throws(DiskCache.Error) -> Bool {
+    func writeUnnamed(_ file: [UInt8], name: String, storedDate: Date?, writeTime: Int64) throws(DiskCache.Error) -> Bool {
         guard let method = POSIXFile.LinkMethod(rawValue: linkMethod.load(ordering: .relaxed)) else { return false }
         let fd = POSIXFile.openUnnamed(inDirectory: path)
         guard fd >= 0 else {
@@ -151,7 +157,7 @@ extension DiskCache {
 
     /// linkat(2) errors that mean "not allowed this way" rather than an I/O failure:
     /// `AT_EMPTY_PATH` without `CAP_DAC_READ_SEARCH` is ENOENT, no procfs is ENOENT too.
-    private static func isUnavailable(_ code: Int32) -> Bool {
+    static func isUnavailable(_ code: Int32) -> Bool {
         code == ENOENT || code == EPERM || code == EACCES || code == EINVAL || code == EXDEV
     }
 }
