@@ -52,9 +52,11 @@ public final class ImageCache: Sendable {
     private let queuedWrites = Mutex(WriteQueue())
     /// Wakes a writer job waiting for its batch to fill up.
     private let batchReady = DispatchSemaphore(value: 0)
-    /// A writer job waits up to `batchDelay` for this many entries before it writes.
-    static let batchTarget = 16
-    static let batchDelay = DispatchTimeInterval.milliseconds(2)
+    /// A writer job waits up to `batchDelay` for this many entries (a full batch file,
+    /// `DiskCache.batchCountLimit`) before it writes: measured on bench-pipeline, 32 and 6 ms
+    /// beat 16 and 2 ms by about 1.5 % of the cold rate.
+    static let batchTarget = 32
+    static let batchDelay = DispatchTimeInterval.milliseconds(6)
     /// Bytes held by background writes queued or running; at most `maximumPendingWriteBytes`.
     private let pendingBytes = Atomic<Int>(0)
     /// Background writes queued or running.

@@ -210,7 +210,8 @@ public final class DiskCache: Sendable {
         SHA256.hexDigest(key.utf8)
     }
 
-    /// The full path of the entry file for `key`.
+    /// The full path of the entry file for `key` (a file written by ``setData(batch:)`` holds
+    /// other entries too, see `EntryFile`).
     public func filePath(forKey key: String) -> String {
         path + "/" + fileName(forKey: key)
     }
