@@ -129,6 +129,52 @@ struct DiskCacheBatchTests {
         #expect(cache.data(forKey: "large") == Data(payload(7, count: DiskCache.batchEntryLimit)))
     }
 
+    /// Linked with `AT_EMPTY_PATH`, through procfs, or (no linking) one file per entry.
+    @Test(arguments: DiskCacheWriteMethodTests.methods)
+    func everyWriteMethodStoresBatches(method: Int) throws {
+        let directory = TemporaryDirectory()
+        let cache = try open(directory)
+        cache.linkMethod.store(method, ordering: .relaxed)
+        try cache.setData(payload(40), forKey: "k4")
+        #expect(cache.setData(batch: batch(0..<8)) == 8)
+        for index in 0..<8 { #expect(cache.data(forKey: "k\(index)") == Data(payload(index))) }
+        let reopened = try open(directory)
+        for index in 0..<8 { #expect(reopened.data(forKey: "k\(index)") == Data(payload(index))) }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    /// Batches of overlapping keys from several threads, with readers: every read is whole.
+    @Test func concurrentBatchesAndReadsStayConsistent() async throws {
+        let directory = TemporaryDirectory()
+        let cache = try open(directory)
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    for round in 0..<20 {
+                        cache.setData(batch: (0..<12).map { index in
+                            DiskCache.BatchEntry(key: "k\((index + round) % 16)", data: payload(writer * 100 + round, count: 200),
+                                                 metadata: .init(etag: "\"\(writer * 100 + round)\""))
+                        })
+                    }
+                }
+            }
+            for _ in 0..<2 {
+                group.addTask {
+                    for _ in 0..<200 {
+                        for index in 0..<16 {
+                            guard let entry = cache.entry(forKey: "k\(index)") else { continue }
+                            let seed = Int(entry.metadata.etag?.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? "") ?? -1
+                            #expect(entry.data == Data(payload(seed, count: 200)))
+                        }
+                    }
+                }
+            }
+        }
+        for index in 0..<16 { #expect(cache.data(forKey: "k\(index)") != nil) }
+        #expect(cache.count == 16)
+    }
+
     @Test func batchFilesStayWithinTheirLimits() throws {
         let directory = TemporaryDirectory()
         let cache = try open(directory)
