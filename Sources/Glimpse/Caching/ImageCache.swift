@@ -296,13 +296,16 @@ public final class ImageCache: Sendable {
     /// someone waits for it), then writes it.
     private func writeQueuedBatch(to disk: DiskCache) {
         if !queuedWrites.withLock({ $0.isUrgent }) {
-            // A signal left from an earlier batch only makes this one smaller.
             _ = batchReady.wait(timeout: .now() + Self.batchDelay)
         }
         let batch = queuedWrites.withLock { queue in
             defer { queue = WriteQueue() }
             return queue
         }
+        // Signals for this batch that came while it was not waiting would cut the next
+        // batch's wait short: drop them (the next job checks `isUrgent` before it waits, and
+        // cannot start before this one ends).
+        while batchReady.wait(timeout: .now()) == .success {}
         // In call order: of several stores for one key, the last wins. A failed write (full
         // disk, entry over the size limit) only costs a later download.
         disk.setData(batch: batch.entries)
