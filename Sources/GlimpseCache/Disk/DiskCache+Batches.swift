@@ -105,7 +105,7 @@ extension DiskCache {
                 if POSIXFile.link(fd, to: path + "/" + records[index].name, method: method) {
                     linked[index] = true
                 } else if Self.isUnavailable(POSIXFile.lastError) {
-                    unavailable = true
+                    unavailable = !linked.contains(true) || !Self.hasLostEveryName(fd)
                     break
                 }
             }
@@ -117,6 +117,11 @@ extension DiskCache {
                 }
             }
             guard unavailable else { break }
+            guard !linked.contains(true) else {
+                // Refused after links that worked: not the method but the file, which other
+                // writers replaced under every name it had (see `hasLostEveryName`).
+                break
+            }
             // This way of linking is refused here: the next one, as `writeUnnamed` does.
             guard let next = POSIXFile.LinkMethod(rawValue: method.rawValue + 1) else {
                 linkMethod.store(Self.temporaryNames, ordering: .relaxed)
@@ -126,9 +131,8 @@ extension DiskCache {
             linkMethod.store(next.rawValue, ordering: .relaxed)
             method = next
         }
-        let replaced = index.withLock { index in
-            changingDirectory(&index) { index -> Int in
-                var replaced = 0
+        index.withLock { index in
+            changingDirectory(&index) { index in
                 for position in records.indices where !linked[position] {
                     let finalPath = path + "/" + records[position].name
                     let temporary = path + "/" + temporaryName()
@@ -138,13 +142,23 @@ extension DiskCache {
                         continue
                     }
                     index.recordWrite(records[position].name, size: records[position].record.count, now: writeTime)
-                    replaced += 1
+                    linked[position] = true
                 }
                 deleteFiles(evictionCandidates(&index))
-                return replaced
             }
         }
-        return linked.filter { $0 }.count + replaced
+        // Records the file could no longer be linked for (it lost every name) get files of their own.
+        let rest = records.indices.filter { !linked[$0] }.map { records[$0] }
+        let late = rest.isEmpty ? 0 : storeEach(rest, fileTime: fileTime, writeTime: writeTime)
+        return records.count - rest.count + late
+    }
+
+    /// Whether the batch file behind `fd`, once linked, has no name left: other writers
+    /// replaced (renamed over) every entry it held. The kernel links such a file no more
+    /// (linkat(2): ENOENT), as it would any deleted file.
+    private static func hasLostEveryName(_ fd: Int32) -> Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && info.st_nlink == 0
     }
 
     /// One file per record.
