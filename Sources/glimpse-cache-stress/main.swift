@@ -3,6 +3,7 @@
 //
 //   glimpse-cache-stress loop DIR KEYS       write forever, keys "k0"..."k<KEYS-1>"
 //   glimpse-cache-stress write DIR KEYS N ID write N entries, then exit 0
+//   ... batchloop / batchwrite               the same through `setData(batch:)`, 10 at a time
 //
 // Each payload is self-describing (see `payload`), so a reader can verify any entry exactly.
 import Foundation
@@ -41,8 +42,25 @@ func fail(_ message: String) -> Never {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let keys = Int(arguments[3]), keys > 0 else {
-    fail("usage: glimpse-cache-stress loop DIR KEYS | write DIR KEYS N ID")
+    fail("usage: glimpse-cache-stress loop|batchloop DIR KEYS | write|batchwrite DIR KEYS N ID")
 }
+/// `setData(batch:)` takes entries 10 at a time; `flush` stores what is left.
+struct Batcher {
+    var entries: [DiskCache.BatchEntry] = []
+
+    mutating func add(_ data: Data, metadata: DiskCache.Metadata = DiskCache.Metadata(), forKey key: String) {
+        entries.append(DiskCache.BatchEntry(key: key, data: [UInt8](data), metadata: metadata))
+        if entries.count == 10 { flush() }
+    }
+
+    mutating func flush() {
+        let count = Set(entries.map(\.key)).count
+        if cache.setData(batch: entries) != count { fail("batch not stored") }
+        entries.removeAll()
+    }
+}
+let batched = arguments[1].hasPrefix("batch")
+var batcher = Batcher()
 let configuration = DiskCache.Configuration(directory: URL(fileURLWithPath: arguments[2]), maxAge: .zero)
 let cache: DiskCache
 do {
@@ -52,32 +70,41 @@ do {
 }
 
 switch arguments[1] {
-case "loop":
+case "loop", "batchloop":
     var generation = 0
     while true {
         let key = "k\(generation % keys)"
-        // Sizes vary so that a torn write would show up as a length mismatch too.
-        let size = 1000 + (generation * 7919) % 60_000
-        do {
-            try cache.setData(payload(key: key, generation: generation, size: size), forKey: key)
-        } catch {
-            fail("\(error)")
+        // Sizes vary so that a torn write would show up as a length mismatch too (batches
+        // mostly hold small entries: the large ones get files of their own).
+        let size = batched ? 200 + (generation * 7919) % 6000 : 1000 + (generation * 7919) % 60_000
+        if batched {
+            batcher.add(payload(key: key, generation: generation, size: size), forKey: key)
+        } else {
+            do {
+                try cache.setData(payload(key: key, generation: generation, size: size), forKey: key)
+            } catch {
+                fail("\(error)")
+            }
         }
-        if generation == keys {
+        if generation == keys + 10 {
             FileHandle.standardOutput.write(Data("ready\n".utf8))
         }
         generation += 1
     }
-case "write":
+case "write", "batchwrite":
     guard arguments.count >= 6, let count = Int(arguments[4]) else { fail("write needs N and ID") }
     let writer = arguments[5]
     for index in 0..<count {
         let key = "k\(index % keys)"
-        do {
-            try cache.setData(payload(key: key, generation: index, size: 500 + (index * 131) % 9000),
-                              metadata: DiskCache.Metadata(etag: writer), forKey: key)
-        } catch {
-            fail("\(error)")
+        let data = payload(key: key, generation: index, size: 500 + (index * 131) % 9000)
+        if batched {
+            batcher.add(data, metadata: DiskCache.Metadata(etag: writer), forKey: key)
+        } else {
+            do {
+                try cache.setData(data, metadata: DiskCache.Metadata(etag: writer), forKey: key)
+            } catch {
+                fail("\(error)")
+            }
         }
         // Read back another key now and then: a torn entry written by the other process would
         // show up here as a mismatch.
@@ -89,6 +116,7 @@ case "write":
             }
         }
     }
+    if batched { batcher.flush() }
     cache.flush()
 default:
     fail("unknown mode \(arguments[1])")

@@ -21,8 +21,10 @@ struct BenchPipelineCommand: AsyncParsableCommand {
     @Option(help: "Images per cold or direct round.")
     var count: Int = 200
 
+    /// A round is about 50 ms and single rounds swing by ±15 % on a shared two-core machine
+    /// (scheduling, the filesystem's inode allocator), so the medians need a few more than 5.
     @Option(help: "Timed rounds per contender, alternating.")
-    var rounds: Int = 5
+    var rounds: Int = 15
 
     @Option(help: "Loads in the memory-hit loop.")
     var memoryLoads: Int = 1_000_000

@@ -28,11 +28,35 @@ public final class ImageCache: Sendable {
         var coalesced = 0
     }
 
-    /// Disk writes, one at a time, outside the cooperative pool (a burst of
+    /// Disk writes, one batch at a time, outside the cooperative pool (a burst of
     /// blocking file creations on a concurrent queue makes GCD add a thread per
     /// write), on a thread of lower priority than the loads (`BackgroundWriter`),
     /// woken only when it has run out of work.
     private let writer = BackgroundWriter(name: "Glimpse.ImageCache.writer")
+    /// Background writes not yet taken by the writer thread, which stores them as one batch
+    /// (`DiskCache.setData(batch:)`: small entries share a file, one link each, which halves
+    /// what the filesystem spends per entry).
+    private struct WriteQueue {
+        var entries: [DiskCache.BatchEntry] = []
+        /// Bytes (with `writeOverhead` each) and count of the entries that hold a reservation
+        /// (queued in the background rather than awaited).
+        var reservedBytes = 0
+        var reservedCount = 0
+        /// Awaited stores in the batch, resumed once it is written.
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// A writer job will take the entries.
+        var isScheduled = false
+        /// It should take them now: the batch is full, or someone waits for it.
+        var isUrgent = false
+    }
+    private let queuedWrites = Mutex(WriteQueue())
+    /// Wakes a writer job waiting for its batch to fill up.
+    private let batchReady = DispatchSemaphore(value: 0)
+    /// A writer job waits up to `batchDelay` for this many entries (a full batch file,
+    /// `DiskCache.batchCountLimit`) before it writes: measured on bench-pipeline, 32 and 6 ms
+    /// beat 16 and 2 ms by about 1.5 % of the cold rate.
+    static let batchTarget = 32
+    static let batchDelay = DispatchTimeInterval.milliseconds(6)
     /// Bytes held by background writes queued or running; at most `maximumPendingWriteBytes`.
     private let pendingBytes = Atomic<Int>(0)
     /// Background writes queued or running.
@@ -169,12 +193,10 @@ public final class ImageCache: Sendable {
     public func storeOriginal(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
                               forKey key: ImageCacheKey) async {
         guard let disk else { return }
+        // In the batch being gathered, so that it keeps its place among queued stores, and
+        // written without waiting for the batch to fill up.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            writer.async {
-                // A failed write (full disk, entry over the size limit) only costs a later download.
-                try? disk.setData(data, metadata: metadata, forKey: key.base)
-                continuation.resume()
-            }
+            queueWrite(data, metadata: metadata, forKey: key, to: disk, waiter: continuation)
         }
     }
 
@@ -213,12 +235,14 @@ public final class ImageCache: Sendable {
 
     /// Blocks until every queued disk write has finished.
     public func waitForPendingWrites() {
+        hurryQueuedWrites()
         writer.sync()
     }
 
     /// Returns once every disk write queued before the call has finished (the writer thread runs
     /// its queue in order, so a marker queued now runs after all of them).
     public func pendingWritesFinished() async {
+        hurryQueuedWrites()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             writer.async { continuation.resume() }
         }
@@ -239,14 +263,65 @@ public final class ImageCache: Sendable {
         return false
     }
 
-    private func queueWrite(_ data: [UInt8], metadata: DiskCache.Metadata, forKey key: ImageCacheKey, to disk: DiskCache) {
-        // Strong self: the write must happen even when the cache is released meanwhile.
-        writer.async {
-            // A failed write (full disk, entry over the size limit) only costs a later download.
-            try? disk.setData(data, metadata: metadata, forKey: key.base)
-            self.pendingWrites.subtract(1, ordering: .relaxed)
-            self.pendingBytes.subtract(data.count + Self.writeOverhead, ordering: .relaxed)
+    /// Adds a store to the batch being gathered: a background one (holding a reservation), or
+    /// an awaited one, resumed by `waiter` once written.
+    private func queueWrite(_ data: [UInt8], metadata: DiskCache.Metadata, forKey key: ImageCacheKey, to disk: DiskCache,
+                            waiter: CheckedContinuation<Void, Never>? = nil) {
+        let (schedules, wakes) = queuedWrites.withLock { queue -> (Bool, Bool) in
+            queue.entries.append(DiskCache.BatchEntry(key: key.base, data: data, metadata: metadata))
+            if let waiter {
+                queue.waiters.append(waiter)
+            } else {
+                queue.reservedBytes += data.count + Self.writeOverhead
+                queue.reservedCount += 1
+            }
+            var wakes = false
+            if queue.entries.count >= Self.batchTarget || waiter != nil, !queue.isUrgent {
+                queue.isUrgent = true
+                wakes = true
+            }
+            guard !queue.isScheduled else { return (false, wakes) }
+            queue.isScheduled = true
+            return (true, wakes)
         }
+        if wakes { batchReady.signal() }
+        // One writer job per batch, queued with its first entry: later jobs and markers
+        // (`pendingWritesFinished`) run after it.
+        guard schedules else { return }
+        // Strong self: the writes must happen even when the cache is released meanwhile.
+        writer.async { self.writeQueuedBatch(to: disk) }
+    }
+
+    /// On the writer thread: waits a moment for the batch to fill up (unless it is full or
+    /// someone waits for it), then writes it.
+    private func writeQueuedBatch(to disk: DiskCache) {
+        if !queuedWrites.withLock({ $0.isUrgent }) {
+            _ = batchReady.wait(timeout: .now() + Self.batchDelay)
+        }
+        let batch = queuedWrites.withLock { queue in
+            defer { queue = WriteQueue() }
+            return queue
+        }
+        // Signals for this batch that came while it was not waiting would cut the next
+        // batch's wait short: drop them (the next job checks `isUrgent` before it waits, and
+        // cannot start before this one ends).
+        while batchReady.wait(timeout: .now()) == .success {}
+        // In call order: of several stores for one key, the last wins. A failed write (full
+        // disk, entry over the size limit) only costs a later download.
+        disk.setData(batch: batch.entries)
+        pendingWrites.subtract(batch.reservedCount, ordering: .relaxed)
+        pendingBytes.subtract(batch.reservedBytes, ordering: .relaxed)
+        for waiter in batch.waiters { waiter.resume() }
+    }
+
+    /// Tells a writer job waiting for its batch to fill up to write it now.
+    private func hurryQueuedWrites() {
+        let wakes = queuedWrites.withLock { queue -> Bool in
+            guard queue.isScheduled, !queue.isUrgent else { return false }
+            queue.isUrgent = true
+            return true
+        }
+        if wakes { batchReady.signal() }
     }
 
     /// Removes `key`: its variant from memory and its original bytes from disk.

@@ -35,12 +35,24 @@ extension DiskCache {
         }
         let file = EntryFile.contents(key: keyBytes, encodedMetadata: metadataBytes, data: data)
         let fileTime = Self.kernelStampsWriteTime(writeTime) ? nil : metadata.storedDate
+        try store(file, name: name, fileTime: fileTime, writeTime: writeTime)
+    }
+
+    /// Puts the complete entry file `file` in place under `name`: unnamed and linked where
+    /// possible, else through a temporary name.
+    func store(_ file: [UInt8], name: String, fileTime: Date?, writeTime: Int64) throws(DiskCache.Error) {
         if try writeUnnamed(file, name: name, storedDate: fileTime, writeTime: writeTime) { return }
         let temporary = path + "/" + temporaryName()
-        let fd = POSIXFile.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+        // Creating the temporary name changes the directory like any entry would.
+        let (fd, openError) = index.withLock { index in
+            changingDirectory(&index) { _ in
+                let fd = POSIXFile.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+                return (fd, POSIXFile.lastError)
+            }
+        }
         let written = fd >= 0 && EntryFile.write(file, to: fd, storedDate: fileTime,
                                                   durable: configuration.durableWrites)
-        let code = POSIXFile.lastError
+        let code = fd >= 0 ? POSIXFile.lastError : openError
         if fd >= 0 { POSIXFile.close(fd) }
         guard written else {
             POSIXFile.unlink(temporary)
@@ -49,10 +61,12 @@ extension DiskCache {
         // Renames, unlinks and index updates happen together under the lock, so an eviction
         // can never delete a file that a concurrent write has just put in place.
         let renameError: Int32? = index.withLock { index in
-            guard POSIXFile.rename(temporary, path + "/" + name) else { return POSIXFile.lastError }
-            index.recordWrite(name, size: file.count, now: writeTime)
-            deleteFiles(evictionCandidates(&index))
-            return nil
+            changingDirectory(&index) { index in
+                guard POSIXFile.rename(temporary, path + "/" + name) else { return POSIXFile.lastError }
+                index.recordWrite(name, size: file.count, now: writeTime)
+                deleteFiles(evictionCandidates(&index))
+                return nil
+            }
         }
         if let renameError {
             POSIXFile.unlink(temporary)
@@ -84,7 +98,7 @@ extension DiskCache {
     /// about a quarter less time per entry), and a crash leaves nothing behind. `false` when
     /// the filesystem or the process's privileges do not allow it (remembered per cache); the
     /// caller then writes through a temporary name.
-    private func writeUnnamed(_ file: [UInt8], name: String, storedDate: Date?, writeTime: Int64) throws(DiskCache.Error) -> Bool {
+    func writeUnnamed(_ file: [UInt8], name: String, storedDate: Date?, writeTime: Int64) throws(DiskCache.Error) -> Bool {
         guard let method = POSIXFile.LinkMethod(rawValue: linkMethod.load(ordering: .relaxed)) else { return false }
         let fd = POSIXFile.openUnnamed(inDirectory: path)
         guard fd >= 0 else {
@@ -101,7 +115,7 @@ extension DiskCache {
         // Linked under the lock for the reason renames are (see the temporary-name path).
         var current = method
         while true {
-            let outcome: LinkOutcome = index.withLock { index in
+            let outcome: LinkOutcome = index.withLock { index in changingDirectory(&index) { index in
                 if POSIXFile.link(fd, to: finalPath, method: current) {
                     // Nothing to do.
                 } else if POSIXFile.lastError == EEXIST {
@@ -121,7 +135,7 @@ extension DiskCache {
                 index.recordWrite(name, size: file.count, now: writeTime)
                 deleteFiles(evictionCandidates(&index))
                 return .linked
-            }
+            } }
             switch outcome {
             case .linked:
                 return true
@@ -143,7 +157,7 @@ extension DiskCache {
 
     /// linkat(2) errors that mean "not allowed this way" rather than an I/O failure:
     /// `AT_EMPTY_PATH` without `CAP_DAC_READ_SEARCH` is ENOENT, no procfs is ENOENT too.
-    private static func isUnavailable(_ code: Int32) -> Bool {
+    static func isUnavailable(_ code: Int32) -> Bool {
         code == ENOENT || code == EPERM || code == EACCES || code == EINVAL || code == EXDEV
     }
 }

@@ -40,7 +40,9 @@ extension DiskCache {
                     if now - status.modified > staleTemporaryAge { POSIXFile.unlink(directory + "/" + name) }
                     continue
                 }
-                entries.append((name, Index.Entry(size: status.size, stored: status.modified, lastUsed: status.modified)))
+                // A batch file's names share its size (their records tile it).
+                let size = status.size / max(1, status.links)
+                entries.append((name, Index.Entry(size: size, stored: status.modified, lastUsed: status.modified)))
             }
             closedir(handle)
 

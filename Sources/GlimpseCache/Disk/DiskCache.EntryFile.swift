@@ -18,6 +18,10 @@ extension DiskCache {
     /// The file length must equal header + key + metadata + data exactly, so truncation and
     /// trailing garbage are detected before any checksum runs. The key is stored so a file
     /// can never answer for a different key, however unlikely a SHA-256 collision.
+    ///
+    /// A *batch file* holds several such records back to back and has one name (hard link) per
+    /// record (`DiskCache+Batches.swift`): its records must tile it exactly, and a read looks for
+    /// the record of its key.
     enum EntryFile {
         static let magic: [UInt8] = Array("GLMC".utf8)
         /// 2 since the checksum became page-weighted (`Checksum64`); files of another version
@@ -44,6 +48,7 @@ extension DiskCache {
             case corrupt(inode: UInt64?)
             /// A valid entry for another key (SHA-256 collision): a miss, not corruption.
             case otherKey
+            /// `fileSize`: the record's length, the whole file's but in a batch file.
             case entry(metadata: Metadata, data: Data?, fileSize: Int, modified: Int64)
         }
 
@@ -110,35 +115,76 @@ extension DiskCache {
             defer { if !handedOver { free(buffer) } }
             guard POSIXFile.readFully(fd, into: buffer, count: length, offset: 0) else { return corrupt }
 
-            let header = UnsafeRawBufferPointer(start: buffer, count: headerLength)
-            guard let parsed = parseHeader(header), parsed.fileLength == status.size else { return corrupt }
+            guard var parsed = parseHeader(UnsafeRawBufferPointer(start: buffer, count: headerLength)),
+                  parsed.fileLength <= status.size else { return corrupt }
+            // The record's start in the file: 0 but in a batch file.
+            var start = 0
+            if parsed.fileLength < status.size {
+                // A batch file: read it whole. Writers keep them small (`DiskCache.batchByteLimit`);
+                // a larger one is not ours.
+                guard status.size <= maximumBatchLength else { return corrupt }
+                if bufferLength < status.size {
+                    guard let larger = realloc(buffer, status.size) else { return corrupt }
+                    buffer = larger
+                    guard POSIXFile.readFully(fd, into: buffer + bufferLength, count: status.size - bufferLength,
+                                              offset: bufferLength) else { return corrupt }
+                    bufferLength = status.size
+                }
+                guard let found = findRecord(UnsafeRawBufferPointer(start: buffer, count: status.size), key: key) else {
+                    return corrupt
+                }
+                guard let (offset, header) = found else { return .otherKey }
+                start = offset
+                parsed = header
+            }
             let prefixEnd = headerLength + parsed.keyLength + parsed.metadataLength
-            if prefixEnd > bufferLength {
-                // Only for metadata reads with a prefix longer than the first read.
+            if start + prefixEnd > bufferLength {
+                // Only for metadata reads of a single record with a prefix longer than the first read.
                 guard let larger = realloc(buffer, prefixEnd) else { return corrupt }
                 buffer = larger
                 guard POSIXFile.readFully(fd, into: buffer + bufferLength, count: prefixEnd - bufferLength,
                                           offset: bufferLength) else { return corrupt }
                 bufferLength = prefixEnd
             }
-            let prefix = UnsafeRawBufferPointer(start: buffer + headerLength, count: prefixEnd - headerLength)
+            let record = buffer + start
+            let prefix = UnsafeRawBufferPointer(start: record + headerLength, count: prefixEnd - headerLength)
             guard Checksum64.compute(prefix) == parsed.prefixChecksum,
                   let metadata = Metadata(decoding: UnsafeRawBufferPointer(rebasing: prefix[parsed.keyLength...]))
             else { return corrupt }
             guard equal(UnsafeRawBufferPointer(rebasing: prefix[..<parsed.keyLength]), key) else { return .otherKey }
 
             guard includeData else {
-                return .entry(metadata: metadata, data: nil, fileSize: status.size, modified: status.modified)
+                return .entry(metadata: metadata, data: nil, fileSize: parsed.fileLength, modified: status.modified)
             }
-            let dataBytes = UnsafeRawBufferPointer(start: buffer + prefixEnd, count: parsed.dataLength)
+            let dataBytes = UnsafeRawBufferPointer(start: record + prefixEnd, count: parsed.dataLength)
             guard Checksum64.compute(dataBytes) == parsed.dataChecksum else { return corrupt }
             handedOver = true
             let base = buffer
             let data = parsed.dataLength == 0
                 ? Data()
-                : Data(bytesNoCopy: buffer + prefixEnd, count: parsed.dataLength, deallocator: .custom { _, _ in free(base) })
+                : Data(bytesNoCopy: record + prefixEnd, count: parsed.dataLength, deallocator: .custom { _, _ in free(base) })
             if parsed.dataLength == 0 { free(base) }
-            return .entry(metadata: metadata, data: data, fileSize: status.size, modified: status.modified)
+            return .entry(metadata: metadata, data: data, fileSize: parsed.fileLength, modified: status.modified)
+        }
+
+        /// The offset and header of `key`'s record in a batch file: `nil` when a header is bad or
+        /// the records do not tile the file exactly (corrupt), `.some(nil)` when they do but
+        /// none is `key`'s. Only headers and keys are checked here; the caller checks the
+        /// record it uses.
+        static func findRecord(_ file: UnsafeRawBufferPointer, key: String.UTF8View) -> (Int, Header)?? {
+            var offset = 0
+            var found: (Int, Header)?
+            while offset < file.count {
+                guard file.count - offset >= headerLength,
+                      let header = parseHeader(UnsafeRawBufferPointer(rebasing: file[offset..<(offset + headerLength)])),
+                      header.fileLength <= file.count - offset else { return nil }
+                let keyStart = offset + headerLength
+                if found == nil, equal(UnsafeRawBufferPointer(rebasing: file[keyStart..<(keyStart + header.keyLength)]), key) {
+                    found = (offset, header)
+                }
+                offset += header.fileLength
+            }
+            return .some(found)
         }
 
         /// Whether `stored` holds exactly the UTF-8 bytes of `key` (memcmp for native strings).
@@ -154,6 +200,8 @@ extension DiskCache {
 
         /// Enough for the header, a URL-sized key and a typical metadata record in one read.
         static let firstReadLength = 4096
+        /// The largest batch file a read accepts (writers stay far below).
+        static let maximumBatchLength = 1 << 20
 
         /// Writes a complete entry file at `path` (a fresh temporary name); returns its length,
         /// or `nil` on error.

@@ -26,6 +26,11 @@ extension DiskCache {
         var pendingJournalLines = 0
         /// Lines believed to be in the journal file (drives compaction).
         var journalLines = 0
+        /// The directory's stamp at a moment when this index held, or the initial scan was
+        /// about to list, every entry file in it; `nil` when no such moment is known. While the
+        /// directory keeps this stamp, a name the loaded index lacks has no file
+        /// (`DiskCache+KnownMisses.swift`).
+        var knownStamp: DiskCache.DirectoryStamp?
 
         var totalSize: Int { list.totalCost }
         var count: Int { list.count }

@@ -18,6 +18,9 @@ import Synchronization
 ///   `Journal`), not by file access times.
 /// - Opening returns at once; the directory is scanned in the background and reads are served
 ///   from the files meanwhile. `count` and `totalSize` wait for that scan.
+/// - A read of a key the loaded index does not know costs no path lookup while the directory
+///   is unchanged since the index knew all of it (see `DiskCache+KnownMisses.swift`): any entry
+///   another process creates changes the directory, and reads then ask the filesystem again.
 ///
 /// Each process keeps its own index: entries another process writes count towards this
 /// process's limits once it reads them or reopens the directory.
@@ -27,6 +30,9 @@ public final class DiskCache: Sendable {
     public let path: String
 
     let index = Mutex(Index())
+    /// The directory, held open so that its change stamp costs one `fstat` (-1 if it could not
+    /// be opened: then every read asks the filesystem).
+    let directoryDescriptor: Int32
     /// File names of recently used keys: a SHA-256 and its hex digits cost more than a
     /// lookup here, and a hit's key is usually one that was read or written recently.
     private let recentNames = MemoryCache<String, String>(
@@ -56,11 +62,13 @@ public final class DiskCache: Sendable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .directoryUnavailable(path: path)
         }
+        directoryDescriptor = POSIXFile.open(path, flags: O_RDONLY | O_DIRECTORY)
         loaded.enter()
         let loaded = self.loaded, path = self.path
         // Weak: a cache released before its scan ends must deinit (and flush) right away.
         DispatchQueue.global(qos: .utility).async { [weak self] in
             configuration.beforeInitialScan?()
+            self?.startTrackingDirectory()
             let result = DirectoryScan.run(directory: path, now: Self.nanoseconds(configuration.clock.now()))
             self?.merge(result)
             loaded.leave()
@@ -85,18 +93,19 @@ public final class DiskCache: Sendable {
                 let batch = index.namesToEvict(sizeLimit: configuration.sizeLimit, countLimit: configuration.countLimit,
                                                trimRatio: configuration.trimRatio, batch: Self.mergeChunk,
                                                continuing: continuing)
-                deleteFiles(batch.names)
+                changingDirectory(&index) { _ in deleteFiles(batch.names) }
                 return batch.done
             }
             if done { break }
             continuing = true
         }
-        index.withLock { deleteFiles(expiredCandidates(&$0)) }
+        index.withLock { index in changingDirectory(&index) { deleteFiles(expiredCandidates(&$0)) } }
         compactJournalIfNeeded()
     }
 
     deinit {
         flush()
+        if directoryDescriptor >= 0 { POSIXFile.close(directoryDescriptor) }
     }
 
     /// Whether the initial directory scan has been merged into the index.
@@ -141,18 +150,22 @@ public final class DiskCache: Sendable {
     public func remove(_ key: String) {
         let name = fileName(forKey: key)
         index.withLock { index in
-            POSIXFile.unlink(path + "/" + name)
-            index.recordRemoval(name)
+            changingDirectory(&index) { index in
+                POSIXFile.unlink(path + "/" + name)
+                index.recordRemoval(name)
+            }
         }
     }
 
     /// Removes every entry (and the journal) from the directory.
     public func removeAll() {
         index.withLock { index in
-            index.recordRemoveAll()
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            for name in names where Journal.entryName(Array(name.utf8)) != nil || name == Journal.fileName {
-                POSIXFile.unlink(path + "/" + name)
+            changingDirectory(&index) { index in
+                index.recordRemoveAll()
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+                for name in names where Journal.entryName(Array(name.utf8)) != nil || name == Journal.fileName {
+                    POSIXFile.unlink(path + "/" + name)
+                }
             }
         }
     }
@@ -160,14 +173,16 @@ public final class DiskCache: Sendable {
     /// Removes entries older than `maxAge` (waits for the initial scan).
     public func removeExpired() {
         waitUntilIndexLoaded()
-        index.withLock { deleteFiles(expiredCandidates(&$0)) }
+        index.withLock { index in changingDirectory(&index) { deleteFiles(expiredCandidates(&$0)) } }
     }
 
     /// Appends buffered recency records to the journal. Called automatically in batches and
     /// when the cache is released; call it before handing the directory to another process.
     public func flush() {
         let pending = index.withLock { $0.takePendingJournal() }
-        Journal.append(pending, directory: path)
+        guard !pending.isEmpty else { return }
+        // The first append creates the journal file.
+        changingDirectoryUnlocked { Journal.append(pending, directory: path) }
     }
 
     // MARK: Figures
@@ -195,7 +210,8 @@ public final class DiskCache: Sendable {
         SHA256.hexDigest(key.utf8)
     }
 
-    /// The full path of the entry file for `key`.
+    /// The full path of the entry file for `key` (a file written by ``setData(batch:)`` holds
+    /// other entries too, see `EntryFile`).
     public func filePath(forKey key: String) -> String {
         path + "/" + fileName(forKey: key)
     }
@@ -217,6 +233,7 @@ public final class DiskCache: Sendable {
 
     private func read(key: String, includeData: Bool, touch: Bool = true) -> ReadOutcome {
         let name = fileName(forKey: key)
+        if isKnownMiss(name) { return .miss }
         let filePath = path + "/" + name
         switch EntryFile.read(path: filePath, key: key.utf8, includeData: includeData) {
         case .missing:
@@ -260,13 +277,15 @@ public final class DiskCache: Sendable {
     private func discard(name: String, inode: UInt64?) {
         let filePath = path + "/" + name
         index.withLock { index in
-            let current = POSIXFile.inode(atPath: filePath)
-            if current != nil && (inode == nil || current == inode) {
-                POSIXFile.unlink(filePath)
-            } else if current != nil {
-                return  // replaced by a valid write meanwhile: keep it and its index entry
+            changingDirectory(&index) { index in
+                let current = POSIXFile.inode(atPath: filePath)
+                if current != nil && (inode == nil || current == inode) {
+                    POSIXFile.unlink(filePath)
+                } else if current != nil {
+                    return  // replaced by a valid write meanwhile: keep it and its index entry
+                }
+                index.recordRemoval(name)
             }
-            index.recordRemoval(name)
         }
     }
 
@@ -293,7 +312,7 @@ public final class DiskCache: Sendable {
             }
         }
         guard let snapshot else { return }
-        Journal.rewrite(snapshot, directory: path, temporaryName: temporaryName())
+        changingDirectoryUnlocked { Journal.rewrite(snapshot, directory: path, temporaryName: temporaryName()) }
         index.withLock { $0.journalLines += snapshot.count }
     }
 

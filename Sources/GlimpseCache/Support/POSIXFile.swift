@@ -95,10 +95,11 @@ enum POSIXFile {
     }
 
     /// Like `status` for a path relative to an open directory, without following symlinks.
-    static func status(in directory: Int32, name: UnsafePointer<CChar>) -> (size: Int, inode: UInt64, modified: Int64, isRegular: Bool)? {
+    static func status(in directory: Int32, name: UnsafePointer<CChar>) -> (size: Int, inode: UInt64, modified: Int64, isRegular: Bool, links: Int)? {
         var info = stat()
         guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
-        return (Int(info.st_size), UInt64(info.st_ino), nanoseconds(info.st_mtim), (info.st_mode & S_IFMT) == S_IFREG)
+        return (Int(info.st_size), UInt64(info.st_ino), nanoseconds(info.st_mtim), (info.st_mode & S_IFMT) == S_IFREG,
+                Int(info.st_nlink))
     }
 
     static func inode(atPath path: String) -> UInt64? {

@@ -7,12 +7,13 @@ import Testing
 struct DiskCacheProcessTests {
     /// SIGKILL at arbitrary moments of a write loop: afterwards every entry reads back exactly
     /// as some complete write left it, or is a miss.
-    @Test func survivesSIGKILLInTheMiddleOfWrites() throws {
+    @Test(arguments: ["loop", "batchloop"])
+    func survivesSIGKILLInTheMiddleOfWrites(mode: String) throws {
         let keys = 40
         for round in 0..<3 {
             let directory = TemporaryDirectory()
             let output = Pipe()
-            let child = try #require(try StressProcess.launch(["loop", directory.path, String(keys)], stdout: output))
+            let child = try #require(try StressProcess.launch([mode, directory.path, String(keys)], stdout: output))
             // Wait until the child has written every key once, then let it run a little more.
             let ready = output.fileHandleForReading.availableData
             #expect(String(decoding: ready, as: UTF8.self).hasPrefix("ready"))
@@ -35,11 +36,12 @@ struct DiskCacheProcessTests {
     }
 
     /// Two processes writing (and reading back) the same keys in one directory.
-    @Test func sharesADirectoryBetweenTwoWritingProcesses() throws {
+    @Test(arguments: ["write", "batchwrite"])
+    func sharesADirectoryBetweenTwoWritingProcesses(mode: String) throws {
         let directory = TemporaryDirectory()
         let keys = 30
         let writers = try ["A", "B"].map { id in
-            try #require(try StressProcess.launch(["write", directory.path, String(keys), "300", id]))
+            try #require(try StressProcess.launch([mode, directory.path, String(keys), "300", id]))
         }
         // This process reads concurrently too.
         let reader = try DiskCache(configuration: .init(directory: directory.url, maxAge: .zero))

@@ -114,6 +114,26 @@ extension PipelineTests {
             #expect((0..<20).allSatisfy { disk.data(forKey: "r\($0)") == Data(payload) })
         }
 
+        /// Queued writes reach the disk in batches whose small entries share a file, and for one
+        /// key the last store wins, an awaited one in between included.
+        @Test func queuedWritesShareFilesAndKeepTheirOrder() async throws {
+            let (cache, directory) = try makeCache()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let disk = try #require(cache.disk)
+            for index in 0..<10 {
+                cache.storeOriginalInBackground([UInt8](repeating: UInt8(index), count: 500), forKey: ImageCacheKey(base: "b\(index)"))
+            }
+            cache.storeOriginalInBackground([1, 1], forKey: ImageCacheKey(base: "order"))
+            await cache.storeOriginal([2, 2], forKey: ImageCacheKey(base: "order"))
+            #expect(disk.data(forKey: "order") == Data([2, 2]))
+            cache.storeOriginalInBackground([3, 3], forKey: ImageCacheKey(base: "order"))
+            await cache.pendingWritesFinished()
+            #expect(disk.data(forKey: "order") == Data([3, 3]))
+            #expect((0..<10).allSatisfy { disk.data(forKey: "b\($0)") == Data(repeating: UInt8($0), count: 500) })
+            let inodes = try (0..<10).map { try FileManager.default.attributesOfItem(atPath: disk.filePath(forKey: "b\($0)"))[.systemFileNumber] as? Int }
+            #expect(Set(inodes).count < 10)
+        }
+
         /// `storeOriginal` returns only once the bytes are on disk (what `waitForDiskStore` uses).
         @Test func awaitedStoreIsOnDiskWhenItReturns() async throws {
             let (cache, directory) = try makeCache()
