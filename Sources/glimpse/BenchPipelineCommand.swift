@@ -22,9 +22,10 @@ struct BenchPipelineCommand: AsyncParsableCommand {
     var count: Int = 200
 
     /// A round is about 50 ms and single rounds swing by ±15 % on a shared two-core machine
-    /// (scheduling, the filesystem's inode allocator), so the medians need a few more than 5.
+    /// (scheduling, the filesystem's inode allocator): with 15 rounds the printed ratio still
+    /// moved by ±0.04 from run to run, so 31 (about 3 s of rounds).
     @Option(help: "Timed rounds per contender, alternating.")
-    var rounds: Int = 15
+    var rounds: Int = 31
 
     @Option(help: "Loads in the memory-hit loop.")
     var memoryLoads: Int = 1_000_000
