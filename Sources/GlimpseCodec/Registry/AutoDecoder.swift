@@ -32,14 +32,7 @@ public struct AutoDecoder: Sendable {
             // shared and every append copies them (copy-on-write), which makes
             // chunked decoding quadratic in the image size.
             state = .sniffing([])
-            do throws(DecodingError) {
-                let status = try decoder.append(bytes)
-                state = .decoding(decoder)
-                return status
-            } catch {
-                state = .failed(error)
-                throw error
-            }
+            return try feed(&decoder, bytes)
         case .sniffing(var buffered):
             // Same reason: release the state's copy before appending.
             state = .sniffing([])
@@ -135,6 +128,14 @@ public struct AutoDecoder: Sendable {
                                 with bytes: some Collection<UInt8>) throws(DecodingError) -> DecodingStatus {
         format = sniffed
         var decoder = type.init(options: options)
+        return try feed(&decoder, bytes)
+    }
+
+    /// Appends `bytes` to `decoder` and keeps it as the state, or keeps its error
+    /// (errors are permanent). `inout`, so that no second copy of the decoder
+    /// shares its buffers while it appends.
+    private mutating func feed(_ decoder: inout any ImageDecoder, _ bytes: some Collection<UInt8>) throws(DecodingError)
+        -> DecodingStatus {
         do throws(DecodingError) {
             let status = try decoder.append(bytes)
             state = .decoding(decoder)

@@ -188,13 +188,8 @@ extension PNG {
                             if Unfilter.canPairRGBA8(filter), row &+ 3 < height, filled &- next >= 4 &* stride,
                                base[following] == filter, base[following &+ stride] == filter,
                                base[following &+ 2 &* stride] == filter {
-                                if filter == 3 {
-                                    Unfilter.rgba8AverageQuad(src, srcStride: stride, prior: above, dst + row &* outRow,
-                                                              dstStride: outRow, width: width, stride: pixelBytes)
-                                } else {
-                                    Unfilter.rgba8PaethQuad(src, srcStride: stride, prior: above, dst + row &* outRow,
-                                                            dstStride: outRow, width: width, stride: pixelBytes)
-                                }
+                                Unfilter.rgba8Quad(filter, src, srcStride: stride, prior: above, dst + row &* outRow,
+                                                   dstStride: outRow, width: width, stride: pixelBytes)
                                 next &+= 4 &* stride
                                 row &+= 4
                                 continue

@@ -2,19 +2,7 @@ extension PNG.Unfilter {
     /// Four consecutive Average rows (filter type 3, PNG §9.2) as a
     /// ``Wavefront``: each row's `b` is the row above's output of two steps
     /// back, so a step's chain is one mean and one add for four pixels.
-    @inline(never)
-    static func rgba8AverageQuad(_ src: UnsafePointer<UInt8>, srcStride: Int, prior: UnsafeRawPointer,
-                                 _ dst: UnsafeMutableRawPointer, dstStride: Int, width: Int, stride: Int) {
-        let s = UnsafeRawPointer(src)
-        switch stride {
-        case 3: averageQuad(RGB8.self, s, srcStride, prior, dst, dstStride, width)
-        case 4: averageQuad(RGBA8.self, s, srcStride, prior, dst, dstStride, width)
-        case 6: averageQuad(RGB16.self, s, srcStride, prior, dst, dstStride, width)
-        default: averageQuad(RGBA16.self, s, srcStride, prior, dst, dstStride, width)
-        }
-    }
-
-    private static func averageQuad<S: DirectSource>(_: S.Type, _ src: UnsafeRawPointer, _ srcStride: Int,
+    static func averageQuad<S: DirectSource>(_: S.Type, _ src: UnsafeRawPointer, _ srcStride: Int,
                                                      _ prior: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer,
                                                      _ dstStride: Int, _ width: Int) {
         let rows = Wavefront<S>(src, srcStride, prior, dst, dstStride)

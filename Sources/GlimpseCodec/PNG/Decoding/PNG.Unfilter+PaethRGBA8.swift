@@ -3,25 +3,10 @@ extension PNG.Unfilter {
     // time. Paeth is one dependency chain per row: each pixel waits for its
     // left neighbour's output. Rows are independent chains once the row above
     // is a pixel or two ahead, so consecutive Paeth rows run as a wavefront:
-    // four rows in one 16-byte vector (`paethQuad`), or two rows in one
-    // 8-lane vector (`PaethPair`). The layout rules are those of
+    // four rows in one 16-byte vector (`paethQuad`, through
+    // ``rgba8Quad(_:_:srcStride:prior:_:dstStride:width:stride:)``), or two
+    // rows in one 8-lane vector (`PaethPair`). The layout rules are those of
     // ``rgba8(_:_:prior:_:width:stride:)``.
-
-    /// Four consecutive Paeth rows (see ``paethQuad(_:_:_:_:_:_:_:)``).
-    ///
-    /// `src` is row 0's first sample, rows `srcStride` bytes apart; `dst` is
-    /// row 0's output, rows `dstStride` bytes apart.
-    @inline(never)
-    static func rgba8PaethQuad(_ src: UnsafePointer<UInt8>, srcStride: Int, prior: UnsafeRawPointer,
-                               _ dst: UnsafeMutableRawPointer, dstStride: Int, width: Int, stride: Int) {
-        let s = UnsafeRawPointer(src)
-        switch stride {
-        case 3: paethQuad(RGB8.self, s, srcStride, prior, dst, dstStride, width)
-        case 4: paethQuad(RGBA8.self, s, srcStride, prior, dst, dstStride, width)
-        case 6: paethQuad(RGB16.self, s, srcStride, prior, dst, dstStride, width)
-        default: paethQuad(RGBA16.self, s, srcStride, prior, dst, dstStride, width)
-        }
-    }
 
     static func paethPairRGBA8<S: DirectSource>(_: S.Type, _ src0: UnsafeRawPointer, _ src1: UnsafeRawPointer,
                                                 _ prior: UnsafeRawPointer, _ dst0: UnsafeMutableRawPointer,

@@ -61,6 +61,25 @@ extension PNG.Unfilter {
         }
     }
 
+    /// Four consecutive rows with the same filter (3 or 4, see ``canPairRGBA8(_:)``)
+    /// as a ``Wavefront``. `src` is row 0's first sample, rows `srcStride` bytes
+    /// apart; `dst` is row 0's output, rows `dstStride` bytes apart.
+    @inline(never)
+    static func rgba8Quad(_ filter: UInt8, _ src: UnsafePointer<UInt8>, srcStride: Int, prior: UnsafeRawPointer,
+                          _ dst: UnsafeMutableRawPointer, dstStride: Int, width: Int, stride: Int) {
+        let s = UnsafeRawPointer(src)
+        switch (filter, stride) {
+        case (3, 3): averageQuad(RGB8.self, s, srcStride, prior, dst, dstStride, width)
+        case (3, 4): averageQuad(RGBA8.self, s, srcStride, prior, dst, dstStride, width)
+        case (3, 6): averageQuad(RGB16.self, s, srcStride, prior, dst, dstStride, width)
+        case (3, _): averageQuad(RGBA16.self, s, srcStride, prior, dst, dstStride, width)
+        case (_, 3): paethQuad(RGB8.self, s, srcStride, prior, dst, dstStride, width)
+        case (_, 4): paethQuad(RGBA8.self, s, srcStride, prior, dst, dstStride, width)
+        case (_, 6): paethQuad(RGB16.self, s, srcStride, prior, dst, dstStride, width)
+        default: paethQuad(RGBA16.self, s, srcStride, prior, dst, dstStride, width)
+        }
+    }
+
     /// A source pixel layout. The row loops are generic over it so that each
     /// layout gets its own copy with the stride as a constant (a plain stride
     /// argument was folded into one shared, slower copy).
