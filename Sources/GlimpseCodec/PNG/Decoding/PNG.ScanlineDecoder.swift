@@ -187,9 +187,9 @@ extension PNG {
                             // Four Average or Paeth rows complete in the window, all inside the image.
                             if Unfilter.canPairRGBA8(filter), row &+ 3 < height, filled &- next >= 4 &* stride,
                                base[following] == filter, base[following &+ stride] == filter,
-                               base[following &+ 2 &* stride] == filter {
-                                Unfilter.rgba8Quad(filter, src, srcStride: stride, prior: above, dst + row &* outRow,
-                                                   dstStride: outRow, width: width, stride: pixelBytes)
+                               base[following &+ 2 &* stride] == filter,
+                               Unfilter.rgba8Quad(filter, src, srcStride: stride, prior: above, dst + row &* outRow,
+                                                  dstStride: outRow, width: width, stride: pixelBytes) {
                                 next &+= 4 &* stride
                                 row &+= 4
                                 continue

@@ -39,11 +39,6 @@ extension PNG.Unfilter {
     static func paethQuad<S: DirectSource>(_: S.Type, _ src: UnsafeRawPointer, _ srcStride: Int, _ prior: UnsafeRawPointer,
                                            _ dst: UnsafeMutableRawPointer, _ dstStride: Int, _ width: Int) {
         let rows = Wavefront<S>(src, srcStride, prior, dst, dstStride)
-        guard width >= Wavefront<S>.minimumWidth else {
-            paethPairRGBA8(S.self, rows.rows.0, rows.rows.1, prior, rows.out.0, rows.out.1, width)
-            paethPairRGBA8(S.self, rows.rows.2, rows.rows.3, rows.above.2, rows.out.2, rows.out.3, width)
-            return
-        }
         let stride = S.stride
         let fill = alphaFill(stride)
         /// One pixel on its own, its neighbours read back from the output.

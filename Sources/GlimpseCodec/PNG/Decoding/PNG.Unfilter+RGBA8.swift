@@ -63,10 +63,13 @@ extension PNG.Unfilter {
 
     /// Four consecutive rows with the same filter (3 or 4, see ``canPairRGBA8(_:)``)
     /// as a ``Wavefront``. `src` is row 0's first sample, rows `srcStride` bytes
-    /// apart; `dst` is row 0's output, rows `dstStride` bytes apart.
+    /// apart; `dst` is row 0's output, rows `dstStride` bytes apart. Returns
+    /// `false`, having done nothing, for rows narrower than ``quadMinimumWidth``:
+    /// the caller unfilters them in pairs instead.
     @inline(never)
     static func rgba8Quad(_ filter: UInt8, _ src: UnsafePointer<UInt8>, srcStride: Int, prior: UnsafeRawPointer,
-                          _ dst: UnsafeMutableRawPointer, dstStride: Int, width: Int, stride: Int) {
+                          _ dst: UnsafeMutableRawPointer, dstStride: Int, width: Int, stride: Int) -> Bool {
+        guard width >= quadMinimumWidth else { return false }
         let s = UnsafeRawPointer(src)
         switch (filter, stride) {
         case (3, 3): averageQuad(RGB8.self, s, srcStride, prior, dst, dstStride, width)
@@ -78,6 +81,7 @@ extension PNG.Unfilter {
         case (_, 6): paethQuad(RGB16.self, s, srcStride, prior, dst, dstStride, width)
         default: paethQuad(RGBA16.self, s, srcStride, prior, dst, dstStride, width)
         }
+        return true
     }
 
     /// A source pixel layout. The row loops are generic over it so that each

@@ -1,4 +1,8 @@
 extension PNG.Unfilter {
+    /// The narrowest rows that run as a ``Wavefront``: row 3 starts 6 pixels
+    /// behind row 0.
+    static var quadMinimumWidth: Int { 6 }
+
     /// Four consecutive rows unfiltered straight into RGBA8 in one 16-byte
     /// vector: lanes 4r ..< 4r + 4 hold row r's pixel k − 2r at step k.
     ///
@@ -8,12 +12,9 @@ extension PNG.Unfilter {
     /// each vector operation serves four rows. The first steps (rows not yet
     /// started) and the last (rows finishing) are done pixel by pixel, reading
     /// neighbours back from the output. The layout rules are those of
-    /// ``rgba8(_:_:prior:_:width:stride:)``; rows are at least `minimumWidth`
-    /// pixels wide.
+    /// ``rgba8(_:_:prior:_:width:stride:)``; rows are at least
+    /// ``quadMinimumWidth`` pixels wide.
     struct Wavefront<S: DirectSource> {
-        /// Pixels row 3 starts behind row 0.
-        static var minimumWidth: Int { 6 }
-
         let rows: (UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer)
         let out: (UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer)
         /// The row above each row: `prior`, then rows 0 to 2 of the output.
