@@ -64,7 +64,7 @@ struct BenchCommand: ParsableCommand {
             // makes malloc hand back freshly mapped pages (page faults) on every other run.
             last = nil
             let start = clock.now
-            do throws(DecodingError) {
+            do throws(ImageDecodingError) {
                 last = streams ? try stream(bytes, options: options) : Decoded(try decode(bytes, options: options))
             } catch {
                 throw CommandFailure("\(file): \(error)")
@@ -99,7 +99,7 @@ struct BenchCommand: ParsableCommand {
         }
     }
 
-    private func decode(_ bytes: [UInt8], options: DecodingOptions) throws(DecodingError) -> Image {
+    private func decode(_ bytes: [UInt8], options: DecodingOptions) throws(ImageDecodingError) -> Image {
         guard let chunkSize else { return try DecoderRegistry.standard.decode(bytes, options: options) }
         var decoder = AutoDecoder(registry: .standard, options: options)
         var offset = 0
@@ -112,7 +112,7 @@ struct BenchCommand: ParsableCommand {
     }
 
     /// Decodes and composes every frame of a GIF, dropping each one as soon as it is produced.
-    private func stream(_ bytes: [UInt8], options: DecodingOptions) throws(DecodingError) -> Decoded {
+    private func stream(_ bytes: [UInt8], options: DecodingOptions) throws(ImageDecodingError) -> Decoded {
         var frames = 0
         var iterator: GIF.FrameIterator
         if let chunkSize {

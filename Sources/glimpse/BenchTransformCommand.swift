@@ -44,7 +44,7 @@ struct BenchTransformCommand: ParsableCommand {
             // A PAM dump (e.g. from refdecode --dump) lets a real photo be used
             // before its format's decoder exists.
             let bytes = try ImageFiles.read(input)
-            do throws(DecodingError) {
+            do throws(ImageDecodingError) {
                 pixels = try PAM.decode(bytes).converted(to: .rgba8)
             } catch {
                 throw CommandFailure("\(input): \(error)")

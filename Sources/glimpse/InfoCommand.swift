@@ -75,13 +75,13 @@ struct InfoCommand: ParsableCommand {
         case .detected(let format): sniffed = format
         case .needMoreData: sniffed = SniffedFormat(.unknown)
         }
-        if sniffed.format == .unknown { throw CommandFailure("\(file): \(DecodingError.unsupportedFormat(.unknown))") }
+        if sniffed.format == .unknown { throw CommandFailure("\(file): \(ImageDecodingError.unsupportedFormat(.unknown))") }
         if registry.decoder(for: sniffed.format) == nil { return Report(file: file, sniffed: sniffed) }
 
         var decoder = AutoDecoder(registry: registry)
         let chunk = 64 * 1024
         var offset = 0
-        do throws(DecodingError) {
+        do throws(ImageDecodingError) {
             while offset < bytes.count {
                 let end = min(offset + chunk, bytes.count)
                 let status = try decoder.append(bytes[offset..<end])

@@ -40,9 +40,9 @@ public enum Chunking: Sendable, CustomStringConvertible {
     }
 
     /// Decodes `bytes` with a fresh `D`, fed in this chunking.
-    public func decode<D: ImageDecoder>(_ type: D.Type, _ bytes: [UInt8], options: DecodingOptions = DecodingOptions()) -> Result<Image, DecodingError> {
+    public func decode<D: ImageDecoder>(_ type: D.Type, _ bytes: [UInt8], options: DecodingOptions = DecodingOptions()) -> Result<Image, ImageDecodingError> {
         var decoder = D(options: options)
-        do throws(DecodingError) {
+        do throws(ImageDecodingError) {
             for chunk in split(bytes) {
                 _ = try decoder.append(chunk)
             }

@@ -81,9 +81,9 @@ public enum FuzzChecks {
     }
 
     private static func compareIncremental(_ bytes: [UInt8]) -> String? {
-        let oneShot = Result { () throws(DecodingError) in try DecoderRegistry.standard.decode(bytes, options: options) }
+        let oneShot = Result { () throws(ImageDecodingError) in try DecoderRegistry.standard.decode(bytes, options: options) }
         var decoder = AutoDecoder(registry: .standard, options: options)
-        let chunked = Result { () throws(DecodingError) -> Image in
+        let chunked = Result { () throws(ImageDecodingError) -> Image in
             for range in splitPoints(bytes) { _ = try decoder.append(bytes[range]) }
             return try decoder.finish()
         }
@@ -101,7 +101,7 @@ public enum FuzzChecks {
               image.width &* image.height &* image.frames.count <= 1 << 20,
               let encode = encoder(for: image.format),
               let encoded = encode(image) else { return nil }
-        do throws(DecodingError) {
+        do throws(ImageDecodingError) {
             let again = try DecoderRegistry.standard.decode(encoded, options: options)
             guard again.frames.map(\.pixels) == image.frames.map(\.pixels) else { return "round trip changed the pixels" }
             return nil
@@ -128,7 +128,7 @@ public enum FuzzChecks {
         return ranges
     }
 
-    private static func summary(_ result: Result<Image, DecodingError>) -> String {
+    private static func summary(_ result: Result<Image, ImageDecodingError>) -> String {
         switch result {
         case .success(let image): "\(image.format) \(image.width)x\(image.height) frames=\(image.frames.count)"
         case .failure(let error): "error \(error)"

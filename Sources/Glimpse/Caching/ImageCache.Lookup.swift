@@ -12,10 +12,10 @@ extension ImageCache {
         /// The disk entry's metadata (validators for revalidation), when the disk tier answered.
         public var metadata: DiskCache.Metadata?
         /// Why the disk bytes could not be decoded, when they could not.
-        public var decodingError: DecodingError?
+        public var decodingError: ImageDecodingError?
 
         public init(tier: Tier, image: Image? = nil, data: [UInt8]? = nil, metadata: DiskCache.Metadata? = nil,
-                    decodingError: DecodingError? = nil) {
+                    decodingError: ImageDecodingError? = nil) {
             self.tier = tier
             self.image = image
             self.data = data

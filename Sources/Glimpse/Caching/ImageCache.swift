@@ -163,7 +163,7 @@ public final class ImageCache: Sendable {
         guard let entry = disk.entry(forKey: base) else { return .miss }
         let bytes = [UInt8](entry.data)
         guard let decode else { return Lookup(tier: .disk, data: bytes, metadata: entry.metadata) }
-        do throws(DecodingError) {
+        do throws(ImageDecodingError) {
             let image = try decode.decode(bytes)
             return Lookup(tier: .disk, image: image, data: bytes, metadata: entry.metadata)
         } catch {

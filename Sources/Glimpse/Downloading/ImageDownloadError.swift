@@ -23,7 +23,7 @@ public enum ImageDownloadError: Error, Sendable, Hashable, CustomStringConvertib
     /// downloader was invalidated.
     case cancelled
     /// The bytes arrived but could not be decoded.
-    case decodingFailed(DecodingError)
+    case decodingFailed(ImageDecodingError)
     /// The configured data transform rejected the body; carries its reason.
     case transformFailed(String)
     /// Allowing invalid TLS certificates was asked for, but swift-corelibs-foundation's

@@ -187,14 +187,14 @@ extension ImageDownloader {
         let wanted: Set<DecodingOptions> = state.withLock { state in
             state.registry.read(id) { Set($0.callers.values.compactMap { $0.decoding?.options }) } ?? []
         }
-        var images: [DecodingOptions: Result<Image, DecodingError>] = [:]
+        var images: [DecodingOptions: Result<Image, ImageDecodingError>] = [:]
         for options in wanted {
             if var decoder = progressive, decoder.options == options {
-                do throws(DecodingError) { images[options] = .success(try decoder.finish()) } catch { images[options] = .failure(error) }
+                do throws(ImageDecodingError) { images[options] = .success(try decoder.finish()) } catch { images[options] = .failure(error) }
                 progressive = nil
                 continue
             }
-            do throws(DecodingError) {
+            do throws(ImageDecodingError) {
                 images[options] = .success(try configuration.decoderRegistry.decode(bytes, options: options))
             } catch {
                 images[options] = .failure(error)

@@ -9,7 +9,7 @@ struct ProgressiveDecodingThrottle: Sendable {
     let options: DecodingOptions
     private var decoder: AutoDecoder
     /// The first decoding error; later bytes are not fed.
-    private(set) var error: DecodingError?
+    private(set) var error: ImageDecodingError?
     private var isComplete = false
     private var lastEmission: ContinuousClock.Instant?
     private var lastEmittedBytes: Int64 = 0
@@ -23,7 +23,7 @@ struct ProgressiveDecodingThrottle: Sendable {
     /// Feeds `bytes`; returns a partial image when one is due.
     mutating func append(_ bytes: [UInt8], received: Int64, expected: Int64?, now: ContinuousClock.Instant) -> Image? {
         guard error == nil, !isComplete else { return nil }
-        do throws(DecodingError) {
+        do throws(ImageDecodingError) {
             isComplete = try decoder.append(bytes) == .complete
         } catch {
             self.error = error
@@ -52,7 +52,7 @@ struct ProgressiveDecodingThrottle: Sendable {
     }
 
     /// Ends the input and returns the image.
-    mutating func finish() throws(DecodingError) -> Image {
+    mutating func finish() throws(ImageDecodingError) -> Image {
         if let error { throw error }
         return try decoder.finish()
     }

@@ -3,7 +3,7 @@ public enum ImageLoadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The download failed (status, transport, timeout, invalid URL…).
     case download(ImageDownloadError)
     /// The bytes (downloaded or cached) are not a decodable image.
-    case decoding(DecodingError)
+    case decoding(ImageDecodingError)
     /// The transformer rejected the image.
     case transform(TransformError)
     /// The URL failed permanently a short while ago (failed-URL cache); pass

@@ -1,7 +1,7 @@
 /// Bounds on what a decoder may allocate and do for one image.
 ///
 /// Decoders check them from the header, before allocating any pixel memory,
-/// and fail with ``DecodingError/limitExceeded(_:)``. The defaults let every
+/// and fail with ``ImageDecodingError/limitExceeded(_:)``. The defaults let every
 /// ordinary photo and animation through while refusing decompression bombs.
 public struct DecodingLimits: Sendable, Hashable {
     /// Which limit was hit.
@@ -38,7 +38,7 @@ public struct DecodingLimits: Sendable, Hashable {
     }
 
     /// Checks one frame's dimensions. Call it as soon as the header is parsed.
-    public func checkDimensions(width: Int, height: Int) throws(DecodingError) {
+    public func checkDimensions(width: Int, height: Int) throws(ImageDecodingError) {
         guard width <= maxWidth else { throw .limitExceeded(.width) }
         guard height <= maxHeight else { throw .limitExceeded(.height) }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
@@ -46,14 +46,14 @@ public struct DecodingLimits: Sendable, Hashable {
     }
 
     /// Checks a frame count (known up front, or the count reached so far).
-    public func checkFrames(_ count: Int) throws(DecodingError) {
+    public func checkFrames(_ count: Int) throws(ImageDecodingError) {
         guard count <= maxFrames else { throw .limitExceeded(.frames) }
     }
 
     /// Checks that `count` items of `size` bytes fit the byte budget, without
     /// overflowing, and returns the product.
     @discardableResult
-    public func checkBytes(_ count: Int, of size: Int = 1, alreadyUsed: Int = 0) throws(DecodingError) -> Int {
+    public func checkBytes(_ count: Int, of size: Int = 1, alreadyUsed: Int = 0) throws(ImageDecodingError) -> Int {
         let (bytes, overflow) = count.multipliedReportingOverflow(by: size)
         guard !overflow, count >= 0, size >= 0 else { throw .limitExceeded(.totalBytes) }
         let (total, overflow2) = bytes.addingReportingOverflow(alreadyUsed)

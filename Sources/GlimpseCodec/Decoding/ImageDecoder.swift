@@ -16,11 +16,11 @@
 ///    progressive one, the frames completed so far). `nil` until there is
 ///    something to show.
 /// 5. Call ``finish()`` when the input has ended. It returns the full image,
-///    or throws ``DecodingError/truncated`` when data is missing.
+///    or throws ``ImageDecodingError/truncated`` when data is missing.
 ///
 /// ## Guarantees
 /// - The output is identical whatever the chunking.
-/// - Errors are typed (``DecodingError``) and permanent: after a decoder has
+/// - Errors are typed (``ImageDecodingError``) and permanent: after a decoder has
 ///   thrown, every later `append` and `finish` throws the same error.
 /// - ``DecodingLimits`` are checked before allocating.
 /// - No input can make a decoder crash, hang or allocate without bound.
@@ -34,7 +34,7 @@ public protocol ImageDecoder: Sendable {
     init(options: DecodingOptions)
 
     /// Feeds the next bytes of the image.
-    mutating func append(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> DecodingStatus
+    mutating func append(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodingStatus
 
     /// Header information; `nil` until the header has been parsed.
     var info: ImageInfo? { get }
@@ -43,7 +43,7 @@ public protocol ImageDecoder: Sendable {
     func partialImage() -> Image?
 
     /// Ends the input and returns the complete image.
-    mutating func finish() throws(DecodingError) -> Image
+    mutating func finish() throws(ImageDecodingError) -> Image
 }
 
 /// What ``ImageDecoder/append(_:)`` reports.
@@ -58,9 +58,9 @@ public enum DecodingStatus: Sendable, Hashable {
 extension ImageDecoder {
     /// Feeds bytes from any contiguous collection.
     @inlinable
-    public mutating func append(_ bytes: some Collection<UInt8>) throws(DecodingError) -> DecodingStatus {
-        let result: Result<DecodingStatus, DecodingError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            do throws(DecodingError) {
+    public mutating func append(_ bytes: some Collection<UInt8>) throws(ImageDecodingError) -> DecodingStatus {
+        let result: Result<DecodingStatus, ImageDecodingError>? = bytes.withContiguousStorageIfAvailable { buffer in
+            do throws(ImageDecodingError) {
                 return .success(try append(UnsafeRawBufferPointer(buffer)))
             } catch {
                 return .failure(error)
@@ -68,14 +68,14 @@ extension ImageDecoder {
         }
         if let result { return try result.get() }
         let copy = Array(bytes)
-        let fallback: Result<DecodingStatus, DecodingError> = copy.withUnsafeBytes { raw in
-            do throws(DecodingError) { return .success(try append(raw)) } catch { return .failure(error) }
+        let fallback: Result<DecodingStatus, ImageDecodingError> = copy.withUnsafeBytes { raw in
+            do throws(ImageDecodingError) { return .success(try append(raw)) } catch { return .failure(error) }
         }
         return try fallback.get()
     }
 
     /// One-shot convenience: decodes a complete file held in memory.
-    public static func decode(_ bytes: some Collection<UInt8>, options: DecodingOptions = DecodingOptions()) throws(DecodingError) -> Image {
+    public static func decode(_ bytes: some Collection<UInt8>, options: DecodingOptions = DecodingOptions()) throws(ImageDecodingError) -> Image {
         var decoder = Self(options: options)
         _ = try decoder.append(bytes)
         return try decoder.finish()

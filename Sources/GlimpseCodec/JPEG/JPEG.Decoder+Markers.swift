@@ -24,7 +24,7 @@ extension JPEG.Decoder {
     }
 
     /// Handles one marker and its segment. Returns `false` when more input is needed.
-    mutating func processNextMarker() throws(DecodingError) -> Bool {
+    mutating func processNextMarker() throws(ImageDecodingError) -> Bool {
         var resume = position
         guard let (marker, next) = findMarker(from: position, resume: &resume) else {
             // The junk scanned so far is skipped for good: fed in small pieces,
@@ -61,7 +61,7 @@ extension JPEG.Decoder {
         return true
     }
 
-    mutating func handleSegment(marker: UInt8, body: ArraySlice<UInt8>) throws(DecodingError) {
+    mutating func handleSegment(marker: UInt8, body: ArraySlice<UInt8>) throws(ImageDecodingError) {
         switch marker {
         case Marker.sof0, Marker.sof1, Marker.sof2:
             guard frame == nil else { throw .malformed("duplicate SOF marker") }
@@ -87,7 +87,7 @@ extension JPEG.Decoder {
     }
 
     /// DHT (T.81 §B.2.4.2): one or more tables.
-    mutating func defineHuffmanTables(_ body: ArraySlice<UInt8>) throws(DecodingError) {
+    mutating func defineHuffmanTables(_ body: ArraySlice<UInt8>) throws(ImageDecodingError) {
         var p = body.startIndex
         while p < body.endIndex {
             guard p + 17 <= body.endIndex else { throw .malformed("DHT segment too short") }
@@ -104,7 +104,7 @@ extension JPEG.Decoder {
     }
 
     /// DQT (T.81 §B.2.4.1): 8- or 16-bit tables, stored in zig-zag order.
-    mutating func defineQuantTables(_ body: ArraySlice<UInt8>) throws(DecodingError) {
+    mutating func defineQuantTables(_ body: ArraySlice<UInt8>) throws(ImageDecodingError) {
         var p = body.startIndex
         while p < body.endIndex {
             let precision = Int(body[p] >> 4), tq = Int(body[p] & 15)
@@ -123,7 +123,7 @@ extension JPEG.Decoder {
         }
     }
 
-    mutating func startFrame(_ header: JPEG.FrameHeader) throws(DecodingError) {
+    mutating func startFrame(_ header: JPEG.FrameHeader) throws(ImageDecodingError) {
         let limits = options.limits
         try limits.checkDimensions(width: header.width, height: header.height)
         let layout = try JPEG.Layout(frame: header, scale: scale)
@@ -139,7 +139,7 @@ extension JPEG.Decoder {
                          frameCount: 1, isAnimated: false, bitDepth: 8, hasAlpha: false, metadata: metadata)
     }
 
-    mutating func startScan(_ body: ArraySlice<UInt8>) throws(DecodingError) {
+    mutating func startScan(_ body: ArraySlice<UInt8>) throws(ImageDecodingError) {
         guard let frame, var layout else { throw .malformed("SOS before SOF") }
         scanCount += 1
         if scanCount > options.limits.maxScans { throw .limitExceeded(.scans) }
@@ -186,7 +186,7 @@ extension JPEG.Decoder {
         phase = frame.progressive ? .progressiveScan : .sequentialScan
     }
 
-    mutating func endOfImage() throws(DecodingError) {
+    mutating func endOfImage() throws(ImageDecodingError) {
         guard frame != nil else { throw .malformed("no frame before EOI") }
         guard scanCount > 0 else { throw .malformed("no scan before EOI") }
         if let layout, !(frame?.progressive ?? false) {

@@ -42,7 +42,7 @@ extension JPEG {
         var position = 0
         var inputEnded = false
         var phase: Phase = .signature
-        var failure: DecodingError?
+        var failure: ImageDecodingError?
 
         var huffman = HuffmanTables()
         /// Quantisation tables in natural order, as the DQT defined them.
@@ -79,11 +79,11 @@ extension JPEG {
             scale = d >= 8 ? 8 : (d >= 4 ? 4 : (d >= 2 ? 2 : 1))
         }
 
-        public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> DecodingStatus {
+        public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodingStatus {
             if let failure { throw failure }
             if phase == .done { return .complete }
             input.append(contentsOf: bytes)
-            do throws(DecodingError) {
+            do throws(ImageDecodingError) {
                 try advance()
             } catch {
                 failure = error
@@ -92,11 +92,11 @@ extension JPEG {
             return phase == .done ? .complete : .needMoreData
         }
 
-        public mutating func finish() throws(DecodingError) -> Image {
+        public mutating func finish() throws(ImageDecodingError) -> Image {
             if let failure { throw failure }
             if let finalImage { return finalImage }
             inputEnded = true
-            do throws(DecodingError) {
+            do throws(ImageDecodingError) {
                 try advance()
             } catch {
                 failure = error
@@ -134,7 +134,7 @@ extension JPEG {
         var metadata: ImageMetadata { collector.metadata }
 
         /// Runs the state machine as far as the buffered input allows.
-        mutating func advance() throws(DecodingError) {
+        mutating func advance() throws(ImageDecodingError) {
             while true {
                 switch phase {
                 case .signature:

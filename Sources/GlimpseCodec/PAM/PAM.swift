@@ -26,7 +26,7 @@ public enum PAM {
 
     /// Decodes a PAM file with 1 (grey), 2 (grey+alpha), 3 (RGB) or 4 (RGBA)
     /// channels at MAXVAL 255 or 65535 into RGBA8 or RGBA16.
-    public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> PixelBuffer {
+    public static func decode(_ bytes: [UInt8]) throws(ImageDecodingError) -> PixelBuffer {
         guard bytes.count >= 3, bytes[0] == UInt8(ascii: "P"), bytes[1] == UInt8(ascii: "7") else {
             throw .malformed("PAM signature")
         }

@@ -8,7 +8,7 @@ public struct AutoDecoder: Sendable {
     private enum State: Sendable {
         case sniffing([UInt8])
         case decoding(any ImageDecoder)
-        case failed(DecodingError)
+        case failed(ImageDecodingError)
     }
 
     private let registry: DecoderRegistry
@@ -23,7 +23,7 @@ public struct AutoDecoder: Sendable {
     }
 
     /// Feeds the next bytes.
-    public mutating func append(_ bytes: some Collection<UInt8>) throws(DecodingError) -> DecodingStatus {
+    public mutating func append(_ bytes: some Collection<UInt8>) throws(ImageDecodingError) -> DecodingStatus {
         switch state {
         case .failed(let error):
             throw error
@@ -46,10 +46,10 @@ public struct AutoDecoder: Sendable {
     /// the chosen decoder where they lie, without the copy that buffering them
     /// would cost (a whole file, for one-shot decoding). `nil` when they must
     /// be buffered: not contiguous, or too few to tell the format.
-    private mutating func routeInPlace(_ bytes: some Collection<UInt8>) throws(DecodingError) -> DecodingStatus? {
+    private mutating func routeInPlace(_ bytes: some Collection<UInt8>) throws(ImageDecodingError) -> DecodingStatus? {
         let registry = self.registry
-        let selected: Result<DecoderRegistry.Selection, DecodingError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            do throws(DecodingError) {
+        let selected: Result<DecoderRegistry.Selection, ImageDecodingError>? = bytes.withContiguousStorageIfAvailable { buffer in
+            do throws(ImageDecodingError) {
                 return .success(try registry.select(UnsafeRawBufferPointer(buffer), atEnd: false))
             } catch {
                 return .failure(error)
@@ -80,7 +80,7 @@ public struct AutoDecoder: Sendable {
     }
 
     /// Ends the input and returns the image.
-    public mutating func finish() throws(DecodingError) -> Image {
+    public mutating func finish() throws(ImageDecodingError) -> Image {
         if case .sniffing(let buffered) = state {
             guard !buffered.isEmpty else {
                 state = .failed(.truncated)
@@ -96,7 +96,7 @@ public struct AutoDecoder: Sendable {
             throw .truncated
         case .decoding(var decoder):
             state = .sniffing([])
-            do throws(DecodingError) {
+            do throws(ImageDecodingError) {
                 let image = try decoder.finish()
                 state = .decoding(decoder)
                 return image
@@ -107,10 +107,10 @@ public struct AutoDecoder: Sendable {
         }
     }
 
-    private mutating func route(_ buffered: [UInt8], atEnd: Bool) throws(DecodingError) -> DecodingStatus {
+    private mutating func route(_ buffered: [UInt8], atEnd: Bool) throws(ImageDecodingError) -> DecodingStatus {
         let selection: DecoderRegistry.Selection
-        do throws(DecodingError) {
-            selection = try buffered.withDecodingBytes { (raw) throws(DecodingError) in try registry.select(raw, atEnd: atEnd) }
+        do throws(ImageDecodingError) {
+            selection = try buffered.withDecodingBytes { (raw) throws(ImageDecodingError) in try registry.select(raw, atEnd: atEnd) }
         } catch {
             state = .failed(error)
             throw error
@@ -125,7 +125,7 @@ public struct AutoDecoder: Sendable {
     }
 
     private mutating func start(_ type: any ImageDecoder.Type, format sniffed: SniffedFormat,
-                                with bytes: some Collection<UInt8>) throws(DecodingError) -> DecodingStatus {
+                                with bytes: some Collection<UInt8>) throws(ImageDecodingError) -> DecodingStatus {
         format = sniffed
         var decoder = type.init(options: options)
         return try feed(&decoder, bytes)
@@ -134,9 +134,9 @@ public struct AutoDecoder: Sendable {
     /// Appends `bytes` to `decoder` and keeps it as the state, or keeps its error
     /// (errors are permanent). `inout`, so that no second copy of the decoder
     /// shares its buffers while it appends.
-    private mutating func feed(_ decoder: inout any ImageDecoder, _ bytes: some Collection<UInt8>) throws(DecodingError)
+    private mutating func feed(_ decoder: inout any ImageDecoder, _ bytes: some Collection<UInt8>) throws(ImageDecodingError)
         -> DecodingStatus {
-        do throws(DecodingError) {
+        do throws(ImageDecodingError) {
             let status = try decoder.append(bytes)
             state = .decoding(decoder)
             return status

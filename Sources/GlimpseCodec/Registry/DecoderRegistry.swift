@@ -4,7 +4,7 @@
 /// ``standard`` holds Glimpse's own decoders. Users add their own with
 /// ``register(_:for:)`` (for a format the sniffer knows, e.g. WebP) or
 /// ``register(_:matching:)`` (for a format it does not). A format without a
-/// decoder fails with ``DecodingError/unsupportedFormat(_:)``.
+/// decoder fails with ``ImageDecodingError/unsupportedFormat(_:)``.
 ///
 /// The registry is a value: configure a copy and hand it to whoever decodes.
 public struct DecoderRegistry: Sendable {
@@ -59,9 +59,9 @@ public struct DecoderRegistry: Sendable {
 
     /// Selects the decoder for a file starting with `bytes`.
     ///
-    /// - Throws: ``DecodingError/unsupportedFormat(_:)`` when the format is known
+    /// - Throws: ``ImageDecodingError/unsupportedFormat(_:)`` when the format is known
     ///   to have no decoder here (or is unknown).
-    public func select(_ bytes: UnsafeRawBufferPointer, atEnd: Bool = false) throws(DecodingError) -> Selection {
+    public func select(_ bytes: UnsafeRawBufferPointer, atEnd: Bool = false) throws(ImageDecodingError) -> Selection {
         for custom in customDecoders {
             switch custom.matcher(bytes) {
             case .match: return .decoder(custom.decoder, SniffedFormat(custom.decoder.format))
@@ -86,7 +86,7 @@ public struct DecoderRegistry: Sendable {
     }
 
     /// One-shot decode of a complete file held in memory.
-    public func decode(_ bytes: some Collection<UInt8>, options: DecodingOptions = DecodingOptions()) throws(DecodingError) -> Image {
+    public func decode(_ bytes: some Collection<UInt8>, options: DecodingOptions = DecodingOptions()) throws(ImageDecodingError) -> Image {
         var decoder = AutoDecoder(registry: self, options: options)
         _ = try decoder.append(bytes)
         return try decoder.finish()

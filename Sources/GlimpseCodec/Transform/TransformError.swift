@@ -1,4 +1,4 @@
-/// Why a transformer refused an image. Like ``DecodingError`` these are
+/// Why a transformer refused an image. Like ``ImageDecodingError`` these are
 /// permanent: the same transformer on the same image fails the same way.
 public enum TransformError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A parameter is out of range (zero or negative size, a crop outside the

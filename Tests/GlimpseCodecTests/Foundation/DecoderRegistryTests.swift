@@ -8,12 +8,12 @@ import Testing
 struct TestPAMDecoder: ImageDecoder {
     static let format = ImageFormat.unknown
     var buffered: [UInt8] = []
-    var failure: DecodingError?
+    var failure: ImageDecodingError?
     var options: DecodingOptions
 
     init(options: DecodingOptions) { self.options = options }
 
-    mutating func append(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> DecodingStatus {
+    mutating func append(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodingStatus {
         if let failure { throw failure }
         buffered.append(contentsOf: bytes)
         if buffered.count >= 2, buffered[0] != UInt8(ascii: "P") || buffered[1] != UInt8(ascii: "7") {
@@ -26,9 +26,9 @@ struct TestPAMDecoder: ImageDecoder {
     var info: ImageInfo? { nil }
     func partialImage() -> Image? { nil }
 
-    mutating func finish() throws(DecodingError) -> Image {
+    mutating func finish() throws(ImageDecodingError) -> Image {
         if let failure { throw failure }
-        do throws(DecodingError) {
+        do throws(ImageDecodingError) {
             return Image(pixels: try PAM.decode(buffered), format: .unknown)
         } catch {
             failure = error
@@ -84,29 +84,29 @@ struct DecoderRegistryTests {
     }
 
     @Test func knownFormatWithoutDecoderIsUnsupported() {
-        #expect(throws: DecodingError.unsupportedFormat(.webp)) {
+        #expect(throws: ImageDecodingError.unsupportedFormat(.webp)) {
             try DecoderRegistry().decode(Array("RIFF\0\0\0\0WEBPVP8L".utf8) + [0, 0, 0, 0])
         }
     }
 
     @Test func unknownBytesAreUnsupportedFormatUnknown() {
-        #expect(throws: DecodingError.unsupportedFormat(.unknown)) {
+        #expect(throws: ImageDecodingError.unsupportedFormat(.unknown)) {
             try DecoderRegistry().decode(Array("definitely not an image".utf8))
         }
     }
 
     @Test func emptyInputIsTruncated() {
-        #expect(throws: DecodingError.truncated) { try DecoderRegistry().decode([UInt8]()) }
+        #expect(throws: ImageDecodingError.truncated) { try DecoderRegistry().decode([UInt8]()) }
     }
 
     @Test func errorsArePermanent() {
         var decoder = AutoDecoder(registry: registry)
-        #expect(throws: DecodingError.malformed("PAM header")) {
+        #expect(throws: ImageDecodingError.malformed("PAM header")) {
             _ = try decoder.append(Array("P7\nWIDTH x\nENDHDR\n".utf8))
             _ = try decoder.finish()
         }
-        #expect(throws: DecodingError.malformed("PAM header")) { _ = try decoder.append([1, 2, 3]) }
-        #expect(throws: DecodingError.malformed("PAM header")) { _ = try decoder.finish() }
+        #expect(throws: ImageDecodingError.malformed("PAM header")) { _ = try decoder.append([1, 2, 3]) }
+        #expect(throws: ImageDecodingError.malformed("PAM header")) { _ = try decoder.finish() }
     }
 
     @Test func registrationCanBeReplacedAndRemoved() {
@@ -132,16 +132,16 @@ struct DecodingLimitsTests {
     @Test func dimensionsAreChecked() throws {
         let limits = DecodingLimits()
         try limits.checkDimensions(width: 32_768, height: 4096)
-        #expect(throws: DecodingError.limitExceeded(.width)) { try limits.checkDimensions(width: 32_769, height: 1) }
-        #expect(throws: DecodingError.limitExceeded(.height)) { try limits.checkDimensions(width: 1, height: 225_000) }
-        #expect(throws: DecodingError.limitExceeded(.pixelsPerFrame)) { try limits.checkDimensions(width: 32_768, height: 32_768) }
+        #expect(throws: ImageDecodingError.limitExceeded(.width)) { try limits.checkDimensions(width: 32_769, height: 1) }
+        #expect(throws: ImageDecodingError.limitExceeded(.height)) { try limits.checkDimensions(width: 1, height: 225_000) }
+        #expect(throws: ImageDecodingError.limitExceeded(.pixelsPerFrame)) { try limits.checkDimensions(width: 32_768, height: 32_768) }
     }
 
     @Test func byteBudgetNeverOverflows() throws {
         let limits = DecodingLimits(maxTotalBytes: 1000)
         #expect(try limits.checkBytes(10, of: 100) == 1000)
-        #expect(throws: DecodingError.limitExceeded(.totalBytes)) { try limits.checkBytes(10, of: 100, alreadyUsed: 1) }
-        #expect(throws: DecodingError.limitExceeded(.totalBytes)) { try limits.checkBytes(Int.max, of: 2) }
-        #expect(throws: DecodingError.limitExceeded(.totalBytes)) { try limits.checkBytes(-1) }
+        #expect(throws: ImageDecodingError.limitExceeded(.totalBytes)) { try limits.checkBytes(10, of: 100, alreadyUsed: 1) }
+        #expect(throws: ImageDecodingError.limitExceeded(.totalBytes)) { try limits.checkBytes(Int.max, of: 2) }
+        #expect(throws: ImageDecodingError.limitExceeded(.totalBytes)) { try limits.checkBytes(-1) }
     }
 }

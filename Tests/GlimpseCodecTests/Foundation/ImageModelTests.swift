@@ -74,6 +74,6 @@ struct PAMTests {
 
     @Test func truncatedPAMIsTruncated() {
         let encoded = PAM.encode(PixelBuffer(width: 2, height: 2))
-        #expect(throws: DecodingError.truncated) { try PAM.decode(Array(encoded.dropLast())) }
+        #expect(throws: ImageDecodingError.truncated) { try PAM.decode(Array(encoded.dropLast())) }
     }
 }

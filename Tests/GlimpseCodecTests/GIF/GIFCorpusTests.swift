@@ -25,7 +25,7 @@ struct GIFCorpusTests {
     ]
 
     /// What the broken or hostile files give.
-    static let errors: [String: DecodingError] = [
+    static let errors: [String: ImageDecodingError] = [
         "imagersgif_crashtest_issue-117-out-of-range.gif": .malformed("LZW minimum code size 0"),
         "imagersgif_crashtest_issue-96-small-codesize.gif": .malformed("zero-size logical screen"),
         "imagersgif_crashtest_issue-96-small-codesize-2.gif": .limitExceeded(.pixelsPerFrame),

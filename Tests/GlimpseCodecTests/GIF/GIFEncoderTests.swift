@@ -98,8 +98,8 @@ import TestSupport
             var decoder = try GIF.LZWDecoder(minimumCodeSize: max(2, size))
             var output = GIF.LZWDecoder.makeBuffer(count: count)
             var position = 0
-            try data.withDecodingBytes { (raw) throws(DecodingError) in
-                try output.withUnsafeMutableBufferPointer { (buffer) throws(DecodingError) in
+            try data.withDecodingBytes { (raw) throws(ImageDecodingError) in
+                try output.withUnsafeMutableBufferPointer { (buffer) throws(ImageDecodingError) in
                     guard let base = buffer.baseAddress else { return }
                     try decoder.decode(raw, into: base + GIF.LZWDecoder.literalPrefix, count: count, position: &position)
                 }
@@ -138,7 +138,7 @@ import TestSupport
         var lexer = GIF.Lexer()
         var offset = 0
         var result: [GIF.ImageDescriptor] = []
-        try bytes.withDecodingBytes { (raw) throws(DecodingError) in
+        try bytes.withDecodingBytes { (raw) throws(ImageDecodingError) in
             while let event = try lexer.next(raw, &offset) {
                 if case .image(let descriptor, _) = event { result.append(descriptor) }
             }

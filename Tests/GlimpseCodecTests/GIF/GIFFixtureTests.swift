@@ -82,10 +82,10 @@ import TestSupport
         #expect(partial.frames.last?.isComplete == false)
         let done = partial.frames.dropLast()
         #expect(done.map { GIFTestHelpers.crc32(GIFTestHelpers.normalised($0.pixels)) } == whole.prefix(done.count).map(\.crc))
-        #expect(throws: DecodingError.truncated) { try decoder.finish() }
+        #expect(throws: ImageDecodingError.truncated) { try decoder.finish() }
         // Errors are permanent.
-        #expect(throws: DecodingError.truncated) { try decoder.finish() }
-        #expect(throws: DecodingError.truncated) { try GIF.Decoder.decode(bytes) }
+        #expect(throws: ImageDecodingError.truncated) { try decoder.finish() }
+        #expect(throws: ImageDecodingError.truncated) { try GIF.Decoder.decode(bytes) }
     }
 
     @Test func inputEndingBetweenFramesWithoutTrailerIsAccepted() throws {
@@ -100,7 +100,7 @@ import TestSupport
         #expect(GIFTestHelpers.checksums(image) == Self.expected["transparency.gif"]?.map(\.crc))
         // Cut inside the next image descriptor instead: a frame is lost.
         let cut = Array(try Fixtures.bytes("gif/no-trailer.gif")) + [0x2C, 0x00, 0x00]
-        #expect(throws: DecodingError.truncated) { try GIF.Decoder.decode(cut) }
+        #expect(throws: ImageDecodingError.truncated) { try GIF.Decoder.decode(cut) }
     }
 
     @Test func junkAfterTheLastFrameEndsTheFile() throws {
@@ -111,7 +111,7 @@ import TestSupport
     @Test func unknownBlockBeforeAnyFrameIsAnError() throws {
         var bytes = Array(try Fixtures.bytes("gif/loop-none.gif").prefix(13 + 12))
         bytes += [0x99, 0x3B]
-        #expect(throws: DecodingError.malformed("unknown block type 0x99")) { try GIF.Decoder.decode(bytes) }
+        #expect(throws: ImageDecodingError.malformed("unknown block type 0x99")) { try GIF.Decoder.decode(bytes) }
     }
 
     @Test func infoArrivesWithTheLogicalScreenBeforeAnyPixel() throws {
@@ -156,9 +156,9 @@ import TestSupport
         let expected = try #require(Self.expected["many-frames.gif"])
         // Room for a few canvases, far less than 300 frames.
         let options = DecodingOptions(limits: DecodingLimits(maxTotalBytes: 16 * 16 * 4 * 4))
-        #expect(throws: DecodingError.limitExceeded(.totalBytes)) { try GIF.Decoder.decode(bytes, options: options) }
+        #expect(throws: ImageDecodingError.limitExceeded(.totalBytes)) { try GIF.Decoder.decode(bytes, options: options) }
         var incremental = GIF.Decoder(options: options)
-        #expect(throws: DecodingError.limitExceeded(.totalBytes)) { _ = try incremental.append(bytes) }
+        #expect(throws: ImageDecodingError.limitExceeded(.totalBytes)) { _ = try incremental.append(bytes) }
 
         var iterator = GIF.FrameIterator(bytes, options: options)
         var checksums: [UInt32] = []
@@ -202,16 +202,16 @@ import TestSupport
         #expect(count > 0)
         #expect(!stream.isFinished)
         stream.endOfInput()
-        #expect(throws: DecodingError.truncated) { try stream.next() }
+        #expect(throws: ImageDecodingError.truncated) { try stream.next() }
     }
 
     @Test func frameLimitIsEnforced() throws {
         let bytes = try Fixtures.bytes("gif/many-frames.gif")
         let options = DecodingOptions(limits: DecodingLimits(maxFrames: 10))
-        #expect(throws: DecodingError.limitExceeded(.frames)) { try GIF.Decoder.decode(bytes, options: options) }
+        #expect(throws: ImageDecodingError.limitExceeded(.frames)) { try GIF.Decoder.decode(bytes, options: options) }
         var iterator = GIF.FrameIterator(bytes, options: options)
         var count = 0
-        #expect(throws: DecodingError.limitExceeded(.frames)) {
+        #expect(throws: ImageDecodingError.limitExceeded(.frames)) {
             while try iterator.next() != nil { count += 1 }
         }
         #expect(count == 10)
@@ -220,7 +220,7 @@ import TestSupport
     @Test func canvasLimitIsCheckedFromTheHeader() throws {
         let bytes = try Fixtures.bytes("gif/lzw-full-table.gif")
         var decoder = GIF.Decoder(options: DecodingOptions(limits: DecodingLimits(maxWidth: 64)))
-        #expect(throws: DecodingError.limitExceeded(.width)) { _ = try decoder.append(bytes.prefix(13)) }
+        #expect(throws: ImageDecodingError.limitExceeded(.width)) { _ = try decoder.append(bytes.prefix(13)) }
         #expect(decoder.partialImage() == nil)
     }
 

@@ -47,7 +47,7 @@ struct JPEGCorpusTests {
             let name = url.lastPathComponent
             let bytes = try Fixtures.bytes(at: url)
             guard Self.pixelCount(bytes) <= Self.maxPixels else { continue }
-            let result = Result { () throws(DecodingError) in try JPEG.Decoder.decode(bytes) }
+            let result = Result { () throws(ImageDecodingError) in try JPEG.Decoder.decode(bytes) }
             guard let reference = ReferenceDecoder.decode(url), Self.knownDifferences[name] == nil else { continue }
             switch result {
             case .failure(let error):
@@ -77,7 +77,7 @@ struct JPEGCorpusTests {
     func broken(_ name: String) throws {
         let url = try #require(Fixtures.corpus("jpeg/\(name)"))
         let bytes = try Fixtures.bytes(at: url)
-        #expect(throws: DecodingError.self) { try JPEG.Decoder.decode(bytes) }
+        #expect(throws: ImageDecodingError.self) { try JPEG.Decoder.decode(bytes) }
     }
 
     @Test("fuzzed files never crash")

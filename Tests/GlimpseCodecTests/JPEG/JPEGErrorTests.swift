@@ -7,19 +7,19 @@ struct JPEGErrorTests {
     @Test("empty input is truncated")
     func empty() {
         var decoder = JPEG.Decoder(options: DecodingOptions())
-        #expect(throws: DecodingError.truncated) { try decoder.finish() }
+        #expect(throws: ImageDecodingError.truncated) { try decoder.finish() }
     }
 
     @Test("input without SOI is malformed")
     func notJPEG() {
-        #expect(throws: DecodingError.malformed("missing SOI marker")) {
+        #expect(throws: ImageDecodingError.malformed("missing SOI marker")) {
             try JPEG.Decoder.decode([0x89, 0x50, 0x4E, 0x47, 0, 0, 0, 0])
         }
     }
 
     @Test("SOI then EOI has no image")
     func noFrame() {
-        #expect(throws: DecodingError.malformed("no frame before EOI")) {
+        #expect(throws: ImageDecodingError.malformed("no frame before EOI")) {
             try JPEG.Decoder.decode([0xFF, 0xD8, 0xFF, 0xD9])
         }
     }
@@ -27,9 +27,9 @@ struct JPEGErrorTests {
     @Test("errors are permanent")
     func permanent() {
         var decoder = JPEG.Decoder(options: DecodingOptions())
-        #expect(throws: DecodingError.malformed("missing SOI marker")) { try decoder.append([0x00, 0x01]) }
-        #expect(throws: DecodingError.malformed("missing SOI marker")) { try decoder.append([0xFF, 0xD8]) }
-        #expect(throws: DecodingError.malformed("missing SOI marker")) { try decoder.finish() }
+        #expect(throws: ImageDecodingError.malformed("missing SOI marker")) { try decoder.append([0x00, 0x01]) }
+        #expect(throws: ImageDecodingError.malformed("missing SOI marker")) { try decoder.append([0xFF, 0xD8]) }
+        #expect(throws: ImageDecodingError.malformed("missing SOI marker")) { try decoder.finish() }
     }
 
     @Test("a truncated sequential file keeps the rows decoded so far", arguments: ["pillow-420.jpg", "cjpeg-restart.jpg"])
@@ -40,8 +40,8 @@ struct JPEGErrorTests {
         let sos = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
         var decoder = JPEG.Decoder(options: DecodingOptions())
         _ = try decoder.append(bytes[..<(bytes.count - (bytes.count - sos) / 4)])
-        #expect(throws: DecodingError.truncated) { try decoder.finish() }
-        #expect(throws: DecodingError.truncated) { try decoder.finish() }
+        #expect(throws: ImageDecodingError.truncated) { try decoder.finish() }
+        #expect(throws: ImageDecodingError.truncated) { try decoder.finish() }
         let partial = try #require(decoder.partialImage())
         #expect(partial.frames.first?.isComplete == false)
         #expect(partial.width == full.width && partial.height == full.height)
@@ -56,7 +56,7 @@ struct JPEGErrorTests {
         var decoder = JPEG.Decoder(options: DecodingOptions())
         _ = try decoder.append(bytes[..<(bytes.count / 2)])
         #expect(decoder.partialImage() != nil)
-        #expect(throws: DecodingError.truncated) { try decoder.finish() }
+        #expect(throws: ImageDecodingError.truncated) { try decoder.finish() }
         let partial = try #require(decoder.partialImage())
         #expect(partial.width == 35 && partial.height == 27)
     }
@@ -97,7 +97,7 @@ struct JPEGErrorTests {
         var limits = DecodingLimits()
         limits.maxScans = 2
         let bytes = try Fixtures.bytes("jpeg/cjpeg-progressive.jpg")
-        #expect(throws: DecodingError.limitExceeded(.scans)) {
+        #expect(throws: ImageDecodingError.limitExceeded(.scans)) {
             try JPEG.Decoder.decode(bytes, options: DecodingOptions(limits: limits))
         }
     }
@@ -105,10 +105,10 @@ struct JPEGErrorTests {
     @Test("dimension and byte limits are checked at the frame header")
     func sizeLimits() throws {
         let bytes = try Fixtures.bytes("jpeg/pillow-420.jpg")
-        #expect(throws: DecodingError.limitExceeded(.width)) {
+        #expect(throws: ImageDecodingError.limitExceeded(.width)) {
             try JPEG.Decoder.decode(bytes, options: DecodingOptions(limits: DecodingLimits(maxWidth: 39)))
         }
-        #expect(throws: DecodingError.limitExceeded(.totalBytes)) {
+        #expect(throws: ImageDecodingError.limitExceeded(.totalBytes)) {
             try JPEG.Decoder.decode(bytes, options: DecodingOptions(limits: DecodingLimits(maxTotalBytes: 4000)))
         }
     }
@@ -122,7 +122,7 @@ struct JPEGErrorTests {
         try #require(bytes[dht + 5] == 0 && bytes[dht + 7] >= 2)
         bytes[dht + 5] = 2
         bytes[dht + 7] -= 2
-        #expect(throws: DecodingError.malformed("bad Huffman table")) { try JPEG.Decoder.decode(bytes) }
+        #expect(throws: ImageDecodingError.malformed("bad Huffman table")) { try JPEG.Decoder.decode(bytes) }
     }
 
     @Test("random corruption never crashes")

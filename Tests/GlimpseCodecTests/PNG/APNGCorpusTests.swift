@@ -102,7 +102,7 @@ struct APNGCorpusTests {
         for name in ["chunk_no_fctl", "chunk_no_fdat", "chunk_repeat_fctl", "sequence_start", "sequence_gap",
                      "sequence_repeat", "sequence_repeat_chunk", "sequence_reorder", "sequence_reorder_chunk",
                      "sequence_fdat_fctl", "syntax_num_frames_high", "syntax_num_frames_zero"] {
-            #expect(throws: DecodingError.self, "\(name)") { try Self.decode("pillow_apng_\(name).png") }
+            #expect(throws: ImageDecodingError.self, "\(name)") { try Self.decode("pillow_apng_\(name).png") }
         }
     }
 
@@ -121,7 +121,7 @@ struct APNGCorpusTests {
         guard let directory = Self.directory else { return }
         for file in Fixtures.files(in: directory, extensions: [".png", ".apng"]) {
             let bytes = try Fixtures.bytes(at: file)
-            let expected = Result { () throws(DecodingError) in try PNG.Decoder.decode(bytes) }
+            let expected = Result { () throws(ImageDecodingError) in try PNG.Decoder.decode(bytes) }
             for chunking in [Chunking.fixed(1), .fixed(7), .random(seed: 7, maximum: 300)] {
                 let result = chunking.decode(PNG.Decoder.self, bytes)
                 #expect(result == expected, "\(file.lastPathComponent) \(chunking)")

@@ -24,17 +24,17 @@ struct PNGCorpusTests {
         for file in files {
             let name = file.lastPathComponent
             let bytes = try Fixtures.bytes(at: file)
-            let ours = Result { () throws(DecodingError) in try PNG.Decoder.decode(bytes) }
+            let ours = Result { () throws(ImageDecodingError) in try PNG.Decoder.decode(bytes) }
             let mustFail = Self.mustFail.contains(name) || name.hasPrefix("imagers_bugfixes_x_")
                 || name.hasPrefix("libpng_crashers_huge_") || name.hasPrefix("swiftpng_ios_cgbi_")
             if mustFail {
-                #expect(throws: DecodingError.self, "\(name) must fail") { try ours.get() }
+                #expect(throws: ImageDecodingError.self, "\(name) must fail") { try ours.get() }
                 continue
             }
             if let reference = ReferenceDecoder.decode(file) {
                 #expect(try ours.get().pixels == reference, "\(name)")
             } else {
-                #expect(throws: DecodingError.self, "\(name): libpng rejects it") { try ours.get() }
+                #expect(throws: ImageDecodingError.self, "\(name): libpng rejects it") { try ours.get() }
             }
         }
     }

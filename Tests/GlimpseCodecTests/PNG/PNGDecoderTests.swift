@@ -45,19 +45,19 @@ struct PNGDecoderTests {
     func hugeDimensions() throws {
         let header = Self.file([("IHDR", Self.ihdr(225_000, 225_000))])
         var decoder = PNG.Decoder(options: DecodingOptions())
-        #expect(throws: DecodingError.limitExceeded(.width)) { try decoder.append(header) }
+        #expect(throws: ImageDecodingError.limitExceeded(.width)) { try decoder.append(header) }
         #expect(decoder.image == nil && decoder.scanlines == nil)
         // Errors are permanent.
-        #expect(throws: DecodingError.limitExceeded(.width)) { try decoder.append([0]) }
-        #expect(throws: DecodingError.limitExceeded(.width)) { try decoder.finish() }
+        #expect(throws: ImageDecodingError.limitExceeded(.width)) { try decoder.append([0]) }
+        #expect(throws: ImageDecodingError.limitExceeded(.width)) { try decoder.finish() }
         var small = DecodingLimits()
         small.maxPixelsPerFrame = 11
-        #expect(throws: DecodingError.limitExceeded(.pixelsPerFrame)) {
+        #expect(throws: ImageDecodingError.limitExceeded(.pixelsPerFrame)) {
             try PNG.Decoder.decode(Self.valid, options: DecodingOptions(limits: small))
         }
         var budget = DecodingLimits()
         budget.maxTotalBytes = 40
-        #expect(throws: DecodingError.limitExceeded(.totalBytes)) {
+        #expect(throws: ImageDecodingError.limitExceeded(.totalBytes)) {
             try PNG.Decoder.decode(Self.valid, options: DecodingOptions(limits: budget))
         }
     }
@@ -69,7 +69,7 @@ struct PNGDecoderTests {
         badAdler[badAdler.count - 1] ^= 1
         var badZlib = good
         badZlib[0] = 0x79
-        let cases: [([(String, [UInt8])], DecodingError)] = [
+        let cases: [([(String, [UInt8])], ImageDecodingError)] = [
             ([("IHDR", Self.ihdr(4, 3)), ("IDAT", badAdler), ("IEND", [])], .checksumMismatch),
             ([("IHDR", Self.ihdr(4, 3)), ("IDAT", badZlib), ("IEND", [])], .malformed("zlib: incorrect header check")),
             ([("IHDR", Self.ihdr(4, 3)), ("IDAT", Array(good.prefix(8))), ("IEND", [])], .truncated),
@@ -91,15 +91,15 @@ struct PNGDecoderTests {
         var raw = Self.rawScanlines
         raw[17] = 9
         let badFilter = Self.file([("IHDR", Self.ihdr(4, 3)), ("IDAT", PNG.Deflate.compress(raw, level: 1)), ("IEND", [])])
-        #expect(throws: DecodingError.malformed("filter type 9")) { try PNG.Decoder.decode(badFilter) }
+        #expect(throws: ImageDecodingError.malformed("filter type 9")) { try PNG.Decoder.decode(badFilter) }
         // Chunk lengths near 2^31 are never allocated: the file just ends inside them.
         for type in ["IEND", "iCCP", "tEXt", "IDAT"] {
             let huge = Self.file([("IHDR", Self.ihdr(4, 3)), ("IDAT", Self.idat)]) + [0x7F, 0xFF, 0xFF, 0xF0] + Array(type.utf8) + [1, 2, 3]
-            #expect(throws: DecodingError.truncated, "\(type)") { try PNG.Decoder.decode(huge) }
+            #expect(throws: ImageDecodingError.truncated, "\(type)") { try PNG.Decoder.decode(huge) }
         }
         // Missing IEND.
-        #expect(throws: DecodingError.truncated) { try PNG.Decoder.decode(Array(Self.valid.dropLast(12))) }
-        #expect(throws: DecodingError.truncated) { try PNG.Decoder.decode([UInt8]()) }
+        #expect(throws: ImageDecodingError.truncated) { try PNG.Decoder.decode(Array(Self.valid.dropLast(12))) }
+        #expect(throws: ImageDecodingError.truncated) { try PNG.Decoder.decode([UInt8]()) }
     }
 
     @Test("lenient where the format allows it")

@@ -15,7 +15,7 @@ struct PNGSuiteTests {
     }
 
     /// Each corrupt file and the error it must produce.
-    static let corrupt: [(String, DecodingError)] = [
+    static let corrupt: [(String, ImageDecodingError)] = [
         ("xs1n0g01.png", .malformed("PNG signature")),
         ("xs2n0g01.png", .malformed("PNG signature")),
         ("xs4n0g01.png", .malformed("PNG signature")),

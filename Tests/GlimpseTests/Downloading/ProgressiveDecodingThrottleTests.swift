@@ -47,7 +47,7 @@ struct ProgressiveDecodingThrottleTests {
                                                    throttle: .interval(.zero))
         #expect(throttle.append([UInt8](repeating: 0, count: 13), received: 13, expected: nil, now: .now) == nil)
         let finished = throttle
-        #expect(throws: DecodingError.unsupportedFormat(.unknown)) {
+        #expect(throws: ImageDecodingError.unsupportedFormat(.unknown)) {
             var copy = finished
             _ = try copy.finish()
         }

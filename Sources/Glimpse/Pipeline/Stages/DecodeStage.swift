@@ -11,7 +11,7 @@ struct DecodeStage: Sendable {
     /// Upper bound of the first frame's pixel bytes; `nil` for full size.
     var maxPixelBytes: Int?
 
-    func decode(_ bytes: [UInt8]) throws(DecodingError) -> Image {
+    func decode(_ bytes: [UInt8]) throws(ImageDecodingError) -> Image {
         guard let maxPixelBytes, maxPixelBytes > 0 else { return try registry.decode(bytes, options: options) }
         var options = options
         if let info = Self.probe(bytes, registry: registry), info.format == .jpeg {
@@ -43,7 +43,7 @@ struct DecodeStage: Sendable {
         var step = 1024
         while offset < bytes.count {
             let end = min(bytes.count, offset + step)
-            do throws(DecodingError) {
+            do throws(ImageDecodingError) {
                 _ = try decoder.append(bytes[offset..<end])
             } catch {
                 return nil

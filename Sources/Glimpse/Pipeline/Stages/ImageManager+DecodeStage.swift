@@ -4,7 +4,7 @@ extension ImageManager {
     func decodeStage(_ bytes: [UInt8], _ request: LoadRequest) throws(ImageLoadError) -> Image {
         let stage = DecodeStage(registry: configuration.decoderRegistry, options: request.options.decoding,
                                 maxPixelBytes: request.options.scaleDownLargeImages)
-        do throws(DecodingError) {
+        do throws(ImageDecodingError) {
             return downloadedImageHook(try stage.decode(bytes), request)
         } catch {
             throw .decoding(error)

@@ -20,7 +20,7 @@ extension GIF {
         private let options: DecodingOptions
         private var reader: FrameReader
         private var frames: [ImageFrame] = []
-        private var failure: DecodingError?
+        private var failure: ImageDecodingError?
         private var isComplete = false
 
         public init(options: DecodingOptions) {
@@ -42,11 +42,11 @@ extension GIF {
             return field == 0 ? 0 : field &+ 1
         }
 
-        public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> DecodingStatus {
+        public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodingStatus {
             if let failure { throw failure }
             if isComplete { return .complete }
             var offset = 0
-            do throws(DecodingError) {
+            do throws(ImageDecodingError) {
                 while true {
                     switch try reader.read(bytes, &offset) {
                     case .needMoreData:
@@ -78,9 +78,9 @@ extension GIF {
 
         /// Returns the image. Input that stops outside any frame after at least one
         /// frame (a missing trailer, a cut trailing comment) is accepted; input that
-        /// stops inside a frame or before the first one throws ``DecodingError/truncated``
+        /// stops inside a frame or before the first one throws ``ImageDecodingError/truncated``
         /// (``partialImage()`` still has what was decoded).
-        public mutating func finish() throws(DecodingError) -> Image {
+        public mutating func finish() throws(ImageDecodingError) -> Image {
             if let failure { throw failure }
             if !isComplete {
                 guard reader.isBetweenFrames, !frames.isEmpty else {
@@ -91,7 +91,7 @@ extension GIF {
             }
             if frames.isEmpty {
                 // A screen with no image at all: browsers show the empty (transparent) canvas.
-                do throws(DecodingError) {
+                do throws(ImageDecodingError) {
                     guard let blank = try reader.blankCanvas() else { throw .truncated }
                     frames = [blank]
                 } catch {
@@ -105,15 +105,15 @@ extension GIF {
         /// One-shot decode of a complete file. Unlike the incremental path, it
         /// first counts the frames and checks that all of them fit the byte budget
         /// before decoding any.
-        public static func decode(_ bytes: some Collection<UInt8>, options: DecodingOptions = DecodingOptions()) throws(DecodingError) -> Image {
+        public static func decode(_ bytes: some Collection<UInt8>, options: DecodingOptions = DecodingOptions()) throws(ImageDecodingError) -> Image {
             let array = Array(bytes)
             if !options.firstFrameOnly {
-                let (frames, canvasBytes) = try array.withDecodingBytes { (raw) throws(DecodingError) in try GIF.scan(raw) }
+                let (frames, canvasBytes) = try array.withDecodingBytes { (raw) throws(ImageDecodingError) in try GIF.scan(raw) }
                 try options.limits.checkFrames(frames)
                 try options.limits.checkBytes(max(frames, 1), of: canvasBytes)
             }
             var decoder = Decoder(options: options)
-            _ = try array.withDecodingBytes { (raw) throws(DecodingError) in try decoder.append(raw) }
+            _ = try array.withDecodingBytes { (raw) throws(ImageDecodingError) in try decoder.append(raw) }
             return try decoder.finish()
         }
     }
@@ -121,7 +121,7 @@ extension GIF {
     /// Counts the frames of a complete file without decoding pixels, and returns
     /// them with the canvas size in bytes. Stops quietly at truncation; the decoder
     /// reports it.
-    static func scan(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> (frames: Int, canvasBytes: Int) {
+    static func scan(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> (frames: Int, canvasBytes: Int) {
         var lexer = Lexer()
         var offset = 0
         var frames = 0

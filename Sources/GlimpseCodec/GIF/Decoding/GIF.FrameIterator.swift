@@ -28,7 +28,7 @@ extension GIF {
         private var inputEnded: Bool
         private var reader: FrameReader
         private let firstFrameOnly: Bool
-        private var failure: DecodingError?
+        private var failure: ImageDecodingError?
         /// Whether the last frame has been returned (``next()`` returns `nil` from now on).
         public private(set) var isFinished = false
 
@@ -75,13 +75,13 @@ extension GIF {
         /// The next composed frame; `nil` after the last one, or, in push mode
         /// before ``endOfInput()``, when the bytes so far hold no further complete frame.
         ///
-        /// - Throws: the decoder's errors; ``DecodingError/truncated`` when the input
+        /// - Throws: the decoder's errors; ``ImageDecodingError/truncated`` when the input
         ///   ended inside a frame (that frame is not returned) or before the first one.
-        public mutating func next() throws(DecodingError) -> ImageFrame? {
+        public mutating func next() throws(ImageDecodingError) -> ImageFrame? {
             if let failure { throw failure }
             if isFinished { return nil }
-            do throws(DecodingError) {
-                let step = try buffer.withDecodingBytes { (raw) throws(DecodingError) in try reader.read(raw, &offset) }
+            do throws(ImageDecodingError) {
+                let step = try buffer.withDecodingBytes { (raw) throws(ImageDecodingError) in try reader.read(raw, &offset) }
                 switch step {
                 case .frame(let frame):
                     if firstFrameOnly { isFinished = true }

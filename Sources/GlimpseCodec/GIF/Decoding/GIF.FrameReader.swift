@@ -69,7 +69,7 @@ extension GIF {
 
         /// Reads from `input[offset...]` until a frame is complete, the trailer is
         /// reached or the input is used up.
-        mutating func read(_ input: UnsafeRawBufferPointer, _ offset: inout Int) throws(DecodingError) -> Step {
+        mutating func read(_ input: UnsafeRawBufferPointer, _ offset: inout Int) throws(ImageDecodingError) -> Step {
             if isAtEnd { return .end }
             while let event = try lexer.next(input, &offset) {
                 switch event {
@@ -106,7 +106,7 @@ extension GIF {
             return .needMoreData
         }
 
-        private mutating func startFrame(_ descriptor: ImageDescriptor, localTable: [UInt8]?) throws(DecodingError) {
+        private mutating func startFrame(_ descriptor: ImageDescriptor, localTable: [UInt8]?) throws(ImageDecodingError) {
             guard let screen else { throw .malformed("image before the logical screen") }
             try limits.checkFrames(frameCount &+ 1)
             if canvas == nil {
@@ -156,15 +156,15 @@ extension GIF {
             frameCount &+= 1
         }
 
-        private mutating func decode(_ data: UnsafeRawBufferPointer) throws(DecodingError) {
+        private mutating func decode(_ data: UnsafeRawBufferPointer) throws(ImageDecodingError) {
             // Only the local may reference the tables while decoding, or they would be copied.
             guard lzwActive, var decoder = lzw else { return }
             lzw = nil
             var position = decoded
             let count = framePixels
-            let result: DecodingError? = indices.withUnsafeMutableBufferPointer { buffer in
+            let result: ImageDecodingError? = indices.withUnsafeMutableBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return nil }
-                do throws(DecodingError) {
+                do throws(ImageDecodingError) {
                     // The buffer came from `makeBuffer` and holds `count` bytes after the prefix.
                     try decoder.decode(data, into: base + LZWDecoder.literalPrefix, count: count, position: &position)
                     return nil
@@ -234,7 +234,7 @@ extension GIF {
         }
 
         /// A transparent canvas, for a file whose screen holds no frame at all.
-        func blankCanvas() throws(DecodingError) -> ImageFrame? {
+        func blankCanvas() throws(ImageDecodingError) -> ImageFrame? {
             guard let screen else { return nil }
             try limits.checkBytes(screen.width &* screen.height, of: 4, alreadyUsed: retainedBytes)
             return ImageFrame(pixels: PixelBuffer(width: screen.width, height: screen.height))

@@ -50,7 +50,7 @@ extension GIF {
         /// A decoder for data whose minimum code size byte is `minimumCodeSize`.
         /// Accepts 1…8: 1 works like 2 bits of literals would (clear code 2, end code 3),
         /// as giflib decodes it. 0 and values above 8 are malformed.
-        init(minimumCodeSize: Int) throws(DecodingError) {
+        init(minimumCodeSize: Int) throws(ImageDecodingError) {
             clearCode = 0
             state = State(codeSize: 0, nextCode: 0)
             table = [UInt64](repeating: 0, count: Self.tableSize)
@@ -58,7 +58,7 @@ extension GIF {
         }
 
         /// Starts over for the next frame's data, keeping the table's memory.
-        mutating func reset(minimumCodeSize: Int) throws(DecodingError) {
+        mutating func reset(minimumCodeSize: Int) throws(ImageDecodingError) {
             guard (1...8).contains(minimumCodeSize) else {
                 throw .malformed("LZW minimum code size \(minimumCodeSize)")
             }
@@ -85,7 +85,7 @@ extension GIF {
         /// `output` must point ``literalPrefix`` bytes into a buffer made by
         /// ``makeBuffer(count:)`` with at least `count` bytes of output.
         mutating func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutablePointer<UInt8>,
-                             count: Int, position: inout Int) throws(DecodingError) {
+                             count: Int, position: inout Int) throws(ImageDecodingError) {
             guard !state.sawEndCode, position < count, !input.isEmpty else { return }
             var state = self.state
             var pos = position

@@ -84,7 +84,7 @@ extension GIF {
         }
 
         /// The next event from `input[offset...]`, or `nil` when `input` is used up.
-        mutating func next(_ input: UnsafeRawBufferPointer, _ offset: inout Int) throws(DecodingError) -> Event? {
+        mutating func next(_ input: UnsafeRawBufferPointer, _ offset: inout Int) throws(ImageDecodingError) -> Event? {
             while offset < input.count {
                 switch state {
                 case .header:

@@ -2,7 +2,7 @@ extension JPEG.Decoder {
     /// Decodes a progressive scan (T.81 §G.1.2) once all of its data is
     /// buffered, into the coefficient store. Returns `false` when more input
     /// is needed.
-    mutating func decodeProgressiveScan() throws(DecodingError) -> Bool {
+    mutating func decodeProgressiveScan() throws(ImageDecodingError) -> Bool {
         guard var scan, let layout else { return true }
         // The scan ends at the first marker other than RSTn.
         var p = max(scan.searchPosition, scan.reader.position)

@@ -3,7 +3,7 @@ extension JPEG.Decoder {
     /// (T.81 §F.2), transforming each block straight into its plane, and
     /// renders the output rows that became complete. Returns `true` at the end
     /// of the scan, `false` when more input is needed.
-    mutating func decodeSequentialScan() throws(DecodingError) -> Bool {
+    mutating func decodeSequentialScan() throws(ImageDecodingError) -> Bool {
         guard var scan, let layout else { return true }
         let header = scan.header
         let interleaved = header.components.count > 1

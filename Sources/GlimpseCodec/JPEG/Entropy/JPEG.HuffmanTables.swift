@@ -35,7 +35,7 @@ extension JPEG {
         }
 
         /// Installs a table: `counts[l-1]` codes of length `l`, then the symbols.
-        mutating func define(slot: Int, counts: [Int], values: [UInt8]) throws(DecodingError) {
+        mutating func define(slot: Int, counts: [Int], values: [UInt8]) throws(ImageDecodingError) {
             let isDC = slot < 4
             let base = slot * Self.stride
             let total = counts.reduce(0, +)

@@ -20,7 +20,7 @@ extension JPEG {
         var maxV: Int { components.reduce(1) { max($0, $1.v) } }
 
         /// Parses the segment body (after the length field).
-        init(parsing body: ArraySlice<UInt8>, marker: UInt8) throws(DecodingError) {
+        init(parsing body: ArraySlice<UInt8>, marker: UInt8) throws(ImageDecodingError) {
             let b = Array(body)
             guard b.count >= 6 else { throw .malformed("SOF segment too short") }
             let precision = Int(b[0])
@@ -71,7 +71,7 @@ extension JPEG {
         var ah: Int
         var al: Int
 
-        init(parsing body: ArraySlice<UInt8>, frame: FrameHeader) throws(DecodingError) {
+        init(parsing body: ArraySlice<UInt8>, frame: FrameHeader) throws(ImageDecodingError) {
             let b = Array(body)
             guard let first = b.first else { throw .malformed("SOS segment too short") }
             let count = Int(first)

@@ -56,7 +56,7 @@ extension JPEG {
         var planeBytes: Int
         var coefficientCount: Int
 
-        init(frame: FrameHeader, scale: Int) throws(DecodingError) {
+        init(frame: FrameHeader, scale: Int) throws(ImageDecodingError) {
             width = frame.width
             height = frame.height
             maxH = frame.maxH

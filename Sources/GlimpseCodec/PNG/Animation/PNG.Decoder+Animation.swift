@@ -1,7 +1,7 @@
 extension PNG.Decoder {
     /// At the first IDAT: the file is an animation when one valid acTL came
     /// before it (APNG §3); the IDAT image is frame 0 when an fcTL preceded it.
-    mutating func startAnimation(header: PNG.Header, format: PixelFormat) throws(DecodingError) {
+    mutating func startAnimation(header: PNG.Header, format: PixelFormat) throws(ImageDecodingError) {
         guard animation.sawControl, !animation.invalid, let control = animation.control else {
             animation.current = nil
             return
@@ -15,7 +15,7 @@ extension PNG.Decoder {
     }
 
     /// fcTL (APNG §4.2): starts a frame after checking its sequence number and region.
-    mutating func frameControl(_ body: [UInt8]) throws(DecodingError) {
+    mutating func frameControl(_ body: [UInt8]) throws(ImageDecodingError) {
         guard let header else { return }
         guard stage == .beforeImageData || animation.isActive, !animation.ignoring else { return }
         if let control = animation.control, animation.framesStarted >= control.frameCount {
@@ -51,7 +51,7 @@ extension PNG.Decoder {
     }
 
     /// Data of an fdAT chunk: its sequence number, then the frame's zlib stream.
-    mutating func frameData(_ piece: UnsafeRawBufferPointer) throws(DecodingError) {
+    mutating func frameData(_ piece: UnsafeRawBufferPointer) throws(ImageDecodingError) {
         guard let control = animation.current else { throw .malformed("fdAT without fcTL") }
         var piece = piece
         if animation.sequenceBytes.count < 4 {
@@ -84,7 +84,7 @@ extension PNG.Decoder {
     }
 
     /// Composes a complete frame onto the canvas and records the result.
-    mutating func emitFrame(_ pixels: PixelBuffer, control: PNG.FrameControl) throws(DecodingError) {
+    mutating func emitFrame(_ pixels: PixelBuffer, control: PNG.FrameControl) throws(ImageDecodingError) {
         guard var compositor = animation.compositor else { return }
         animation.compositor = nil
         defer { animation.compositor = compositor }

@@ -36,7 +36,7 @@ extension PNG {
         var blend: BlendOp
 
         /// Parses fcTL and checks that the region lies inside the canvas.
-        init(parsing data: [UInt8], canvasWidth: Int, canvasHeight: Int) throws(DecodingError) {
+        init(parsing data: [UInt8], canvasWidth: Int, canvasHeight: Int) throws(ImageDecodingError) {
             guard data.count == 26 else { throw .malformed("fcTL length \(data.count)") }
             let (values, delays, ops) = data.withUnsafeBytes { raw in
                 ((0..<5).map { Int(raw.bigEndianUInt32(at: $0 * 4)) },

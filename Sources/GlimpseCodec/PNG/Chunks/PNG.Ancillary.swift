@@ -48,8 +48,8 @@ extension PNG {
                 var input = input
                 while true {
                     let step: InflateStream.Step
-                    do throws(DecodingError) {
-                        step = try chunk.withMutableDecodingBytes { (out) throws(DecodingError) -> InflateStream.Step in
+                    do throws(ImageDecodingError) {
+                        step = try chunk.withMutableDecodingBytes { (out) throws(ImageDecodingError) -> InflateStream.Step in
                             try stream.inflate(input: input, output: out)
                         }
                     } catch {

@@ -35,7 +35,7 @@ extension PNG {
 
         /// Reads from `input` (advancing it) up to the next event; `nil` when
         /// `input` is exhausted.
-        mutating func next(_ input: inout UnsafeRawBufferPointer) throws(DecodingError) -> Event? {
+        mutating func next(_ input: inout UnsafeRawBufferPointer) throws(ImageDecodingError) -> Event? {
             while true {
                 switch phase {
                 case .signature:

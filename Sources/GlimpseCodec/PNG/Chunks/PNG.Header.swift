@@ -38,7 +38,7 @@ extension PNG {
         var interlaced: Bool
 
         /// Parses and checks the 13 bytes of IHDR.
-        init(parsing data: UnsafeRawBufferPointer) throws(DecodingError) {
+        init(parsing data: UnsafeRawBufferPointer) throws(ImageDecodingError) {
             guard data.count == 13 else { throw .malformed("IHDR length \(data.count)") }
             let width = Int(data.bigEndianUInt32(at: 0))
             let height = Int(data.bigEndianUInt32(at: 4))

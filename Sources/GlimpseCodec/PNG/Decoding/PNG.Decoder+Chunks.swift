@@ -3,7 +3,7 @@ extension PNG.Decoder {
     /// ones are skipped.
     static let maxMetadataChunk = 16 << 20
 
-    mutating func handle(_ event: PNG.ChunkLexer.Event) throws(DecodingError) {
+    mutating func handle(_ event: PNG.ChunkLexer.Event) throws(ImageDecodingError) {
         switch event {
         case .begin(let type, let length):
             try begin(type, length: length)
@@ -14,7 +14,7 @@ extension PNG.Decoder {
         }
     }
 
-    private mutating func begin(_ type: PNG.ChunkType, length: Int) throws(DecodingError) {
+    private mutating func begin(_ type: PNG.ChunkType, length: Int) throws(ImageDecodingError) {
         chunkCount &+= 1
         // PNG §5.6: IHDR first, IEND last, IDAT chunks consecutive, PLTE before IDAT.
         if chunkCount == 1 && type != .IHDR { throw .malformed("IHDR is not the first chunk") }
@@ -64,7 +64,7 @@ extension PNG.Decoder {
         }
     }
 
-    private mutating func end(_ type: PNG.ChunkType, body: [UInt8], crcValid: Bool) throws(DecodingError) {
+    private mutating func end(_ type: PNG.ChunkType, body: [UInt8], crcValid: Bool) throws(ImageDecodingError) {
         guard crcValid else {
             // fdAT is image data already used: its CRC matters like IDAT's.
             if type == .fdAT && animation.isActive { throw .checksumMismatch }
@@ -116,8 +116,8 @@ extension PNG.Decoder {
         info?.metadata = metadata
     }
 
-    private mutating func readHeader(_ body: [UInt8]) throws(DecodingError) {
-        let header = try body.withDecodingBytes { (raw) throws(DecodingError) in try PNG.Header(parsing: raw) }
+    private mutating func readHeader(_ body: [UInt8]) throws(ImageDecodingError) {
+        let header = try body.withDecodingBytes { (raw) throws(ImageDecodingError) in try PNG.Header(parsing: raw) }
         // Limits come before any allocation: a 225 000 × 225 000 header stops here.
         try options.limits.checkDimensions(width: header.width, height: header.height)
         self.header = header
@@ -143,7 +143,7 @@ extension PNG.Decoder {
         info?.hasAlpha = true
     }
 
-    private mutating func startImageData() throws(DecodingError) {
+    private mutating func startImageData() throws(ImageDecodingError) {
         guard let header else { throw .malformed("IDAT before IHDR") }
         if header.colorType == .indexed && palette == nil { throw .malformed("PLTE missing") }
         let format = outputFormat
@@ -159,7 +159,7 @@ extension PNG.Decoder {
         try startAnimation(header: header, format: format)
     }
 
-    private mutating func streamData(_ piece: UnsafeRawBufferPointer) throws(DecodingError) {
+    private mutating func streamData(_ piece: UnsafeRawBufferPointer) throws(ImageDecodingError) {
         if currentType == .IDAT {
             guard var decoder = scanlines, var pixels = image else { return }
             // Take the buffers out of `self` so they stay uniquely referenced
@@ -180,7 +180,7 @@ extension PNG.Decoder {
         }
     }
 
-    private func endOfImage() throws(DecodingError) {
+    private func endOfImage() throws(ImageDecodingError) {
         guard let scanlines else { throw .malformed("no IDAT chunk") }
         guard scanlines.rowsDone else { throw .truncated }
         guard animation.isActive, let control = animation.control else { return }

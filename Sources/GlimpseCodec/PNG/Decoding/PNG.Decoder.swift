@@ -9,9 +9,9 @@ extension PNG {
     ///   stored (no gamma correction); 16-bit samples reduced to 8 bits keep
     ///   their high byte, as libpng's `png_set_strip_16` does.
     /// - Checks: signature, CRC of every chunk used (a bad CRC on a critical
-    ///   chunk is ``DecodingError/checksumMismatch``; an ancillary chunk with a
+    ///   chunk is ``ImageDecodingError/checksumMismatch``; an ancillary chunk with a
     ///   bad CRC is dropped), IHDR values, chunk order, zlib integrity (Adler-32).
-    ///   Too little image data is ``DecodingError/truncated``; data after the
+    ///   Too little image data is ``ImageDecodingError/truncated``; data after the
     ///   last row is ignored.
     /// - Incremental: ``info`` after IHDR; rows as they are inflated; for Adam7
     ///   a preview after each pass; for APNG each frame once it is complete.
@@ -25,7 +25,7 @@ extension PNG {
 
         let options: DecodingOptions
         var lexer = ChunkLexer()
-        var failure: DecodingError?
+        var failure: ImageDecodingError?
         var status = DecodingStatus.needMoreData
         var header: Header?
         var palette: [UInt8]?
@@ -56,11 +56,11 @@ extension PNG {
             header?.bitDepth == 16 && options.sampleDepth == .preserve ? .rgba16 : .rgba8
         }
 
-        public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> DecodingStatus {
+        public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodingStatus {
             if let failure { throw failure }
             if status == .complete { return .complete }
             var input = bytes
-            do throws(DecodingError) {
+            do throws(ImageDecodingError) {
                 while status != .complete, let event = try lexer.next(&input) {
                     try handle(event)
                 }
@@ -98,9 +98,9 @@ extension PNG {
             return Image(frames: [ImageFrame(pixels: pixels, isComplete: complete)], format: .png, metadata: metadata)
         }
 
-        public mutating func finish() throws(DecodingError) -> Image {
+        public mutating func finish() throws(ImageDecodingError) -> Image {
             if let failure { throw failure }
-            do throws(DecodingError) {
+            do throws(ImageDecodingError) {
                 return try result()
             } catch {
                 failure = error
@@ -108,7 +108,7 @@ extension PNG {
             }
         }
 
-        private func result() throws(DecodingError) -> Image {
+        private func result() throws(ImageDecodingError) -> Image {
             guard header != nil, let scanlines, let image else { throw .truncated }
             if animation.isActive {
                 let wanted = options.firstFrameOnly ? 1 : (animation.control?.frameCount ?? 0)

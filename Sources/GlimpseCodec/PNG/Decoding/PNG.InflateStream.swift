@@ -50,11 +50,11 @@ extension PNG {
             var ended: Bool
             /// The stream is broken; `produced` bytes were still written before
             /// the break was found, and come first in stream order.
-            var error: DecodingError?
+            var error: ImageDecodingError?
         }
 
         /// Inflates from `input` into `output` as far as both allow.
-        func inflate(input: UnsafeRawBufferPointer, output: UnsafeMutableRawBufferPointer) throws(DecodingError) -> Step {
+        func inflate(input: UnsafeRawBufferPointer, output: UnsafeMutableRawBufferPointer) throws(ImageDecodingError) -> Step {
             let step = inflateReportingError(input: input, output: output)
             if let error = step.error { throw error }
             return step
@@ -82,7 +82,7 @@ extension PNG {
             let produced = outCount - Int(stream.pointee.avail_out)
             stream.pointee.next_in = nil
             stream.pointee.next_out = nil
-            let error: DecodingError?
+            let error: ImageDecodingError?
             switch status {
             case Z_OK, Z_BUF_ERROR:
                 return Step(consumed: consumed, produced: produced, ended: false)

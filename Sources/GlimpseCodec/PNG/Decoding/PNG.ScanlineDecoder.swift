@@ -87,7 +87,7 @@ extension PNG {
 
         /// Inflates `input` and decodes every row it completes into `pixels`,
         /// a `frameWidth`-wide buffer.
-        mutating func feed(_ input: UnsafeRawBufferPointer, into pixels: inout PixelBuffer) throws(DecodingError) {
+        mutating func feed(_ input: UnsafeRawBufferPointer, into pixels: inout PixelBuffer) throws(ImageDecodingError) {
             zlib.makeUnique()
             var input = input
             while true {
@@ -125,7 +125,7 @@ extension PNG {
         }
 
         /// Checks the rest of the stream (up to its Adler-32) without keeping it.
-        private mutating func drain(_ input: UnsafeRawBufferPointer) throws(DecodingError) {
+        private mutating func drain(_ input: UnsafeRawBufferPointer) throws(ImageDecodingError) {
             var input = input
             var scratch = [UInt8](repeating: 0, count: 0)
             while !streamEnded, !input.isEmpty {
@@ -159,9 +159,9 @@ extension PNG {
         /// ``decodeRows(into:)`` for `directStride > 0`: one pass, rows go
         /// from the window into the output, unfiltered against the output row
         /// above, so the window keeps no `prior` row.
-        private mutating func decodeDirectRows(into pixels: inout PixelBuffer) throws(DecodingError) {
+        private mutating func decodeDirectRows(into pixels: inout PixelBuffer) throws(ImageDecodingError) {
             guard let pass = passes.first, !rowsDone else { return }
-            var failure: DecodingError?
+            var failure: ImageDecodingError?
             let pixelBytes = directStride
             let width = frameWidth
             let rowBytes = pass.rowBytes, stride = pass.rowBytes &+ 1, height = pass.height
@@ -202,7 +202,7 @@ extension PNG {
                                 row &+= 2
                                 continue
                             }
-                            do throws(DecodingError) {
+                            do throws(ImageDecodingError) {
                                 try Unfilter.rgba8(filter, src, prior: above, dst + row &* outRow, width: width, stride: pixelBytes)
                             } catch {
                                 failure = error
@@ -224,8 +224,8 @@ extension PNG {
             if let failure { throw failure }
         }
 
-        private mutating func decodeRows(into pixels: inout PixelBuffer) throws(DecodingError) {
-            var failure: DecodingError?
+        private mutating func decodeRows(into pixels: inout PixelBuffer) throws(ImageDecodingError) {
+            var failure: ImageDecodingError?
             let passes = self.passes
             let expander = self.expander
             let bpp = filterStride
@@ -256,7 +256,7 @@ extension PNG {
                                 Unfilter.pair(base[next], row, base + (following &+ 1), above, count: pass.rowBytes, bpp: bpp)
                                 unfiltered = true
                             } else {
-                                do throws(DecodingError) {
+                                do throws(ImageDecodingError) {
                                     // `row` and `above` hold `rowBytes` bytes each: complete rows of the window, or `zeros`.
                                     try Unfilter.apply(base[next], row: row, prior: above, count: pass.rowBytes, bpp: bpp)
                                 } catch {

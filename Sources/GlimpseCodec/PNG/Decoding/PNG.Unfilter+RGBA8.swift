@@ -32,7 +32,7 @@ extension PNG.Unfilter {
     /// from `src` into `dst` as RGBA8.
     @inline(never)
     static func rgba8(_ filter: UInt8, _ src: UnsafePointer<UInt8>, prior: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer,
-                      width: Int, stride: Int) throws(DecodingError) {
+                      width: Int, stride: Int) throws(ImageDecodingError) {
         let s = UnsafeRawPointer(src)
         switch stride {
         case 3: try rgba8Row(RGB8.self, filter, s, prior, dst, width)
@@ -147,7 +147,7 @@ extension PNG.Unfilter {
     // output bytes 4k ..< 4k + 4.
 
     private static func rgba8Row<S: DirectSource>(_: S.Type, _ filter: UInt8, _ src: UnsafeRawPointer, _ prior: UnsafeRawPointer,
-                                                  _ dst: UnsafeMutableRawPointer, _ width: Int) throws(DecodingError) {
+                                                  _ dst: UnsafeMutableRawPointer, _ width: Int) throws(ImageDecodingError) {
         let stride = S.stride
         let fill = alphaFill(stride)
         switch filter {

@@ -9,7 +9,7 @@ extension PNG {
         ///
         /// The caller guarantees `row` and `prior` hold `count` bytes each.
         static func apply(_ filter: UInt8, row: UnsafeMutablePointer<UInt8>, prior: UnsafePointer<UInt8>,
-                          count: Int, bpp: Int) throws(DecodingError) {
+                          count: Int, bpp: Int) throws(ImageDecodingError) {
             switch filter {
             case 0: return
             case 2: up(row, prior, count)

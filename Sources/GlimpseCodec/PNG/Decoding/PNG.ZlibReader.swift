@@ -23,7 +23,7 @@ extension PNG {
             /// The stream is broken. The `produced` bytes come before the break
             /// and must be used first, so that errors surface in stream order
             /// (a bad row filter before a bad checksum) whatever the chunking.
-            var error: DecodingError?
+            var error: ImageDecodingError?
         }
 
         /// Consumes from `input` and inflates into `output`. Stops at the end
@@ -34,7 +34,7 @@ extension PNG {
                 header.append(contentsOf: input[..<take])
                 input = UnsafeRawBufferPointer(rebasing: input[take...])
                 guard header.count == 2 else { return Output(produced: 0) }
-                do throws(DecodingError) {
+                do throws(ImageDecodingError) {
                     try Self.check(header: header[0], header[1])
                 } catch {
                     return Output(produced: 0, error: error)
@@ -63,7 +63,7 @@ extension PNG {
         }
 
         /// RFC 1950 §2.2: method 8 (deflate), window ≤ 32 KiB, FCHECK, no preset dictionary.
-        private static func check(header cmf: UInt8, _ flg: UInt8) throws(DecodingError) {
+        private static func check(header cmf: UInt8, _ flg: UInt8) throws(ImageDecodingError) {
             guard (UInt16(cmf) << 8 | UInt16(flg)) % 31 == 0 else { throw .malformed("zlib: incorrect header check") }
             guard cmf & 0x0F == 8 else { throw .malformed("zlib: unknown compression method") }
             guard cmf >> 4 <= 7 else { throw .malformed("zlib: invalid window size") }

@@ -24,11 +24,11 @@ struct RowsTestDecoder: ImageDecoder {
     }
 
     private var bytes: [UInt8] = []
-    private var failure: DecodingError?
+    private var failure: ImageDecodingError?
 
     init(options: DecodingOptions) {}
 
-    mutating func append(_ chunk: UnsafeRawBufferPointer) throws(DecodingError) -> DecodingStatus {
+    mutating func append(_ chunk: UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodingStatus {
         if let failure { throw failure }
         bytes.append(contentsOf: chunk)
         if bytes.count >= 4, Array(bytes.prefix(4)) != Self.magic {
@@ -58,7 +58,7 @@ struct RowsTestDecoder: ImageDecoder {
         return Image(frames: [ImageFrame(pixels: buffer, isComplete: false)], format: .unknown)
     }
 
-    mutating func finish() throws(DecodingError) -> Image {
+    mutating func finish() throws(ImageDecodingError) -> Image {
         if let failure { throw failure }
         guard let info, completedRows == info.height,
               let buffer = PixelBuffer(width: info.width, height: info.height,

@@ -1,6 +1,6 @@
 /// Why decoding failed. Errors are permanent: once a decoder has thrown one,
 /// every later call on it throws the same error again.
-public enum DecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The input ended before the image was complete.
     case truncated
     /// The bytes break the format's rules; the string names what was wrong.
