@@ -3,7 +3,7 @@ extension WebP {
     /// RFC or a check libwebp's decoder makes (`src/dec/vp8l_dec.c`,
     /// `src/utils/huffman_utils.c`), so that Glimpse rejects exactly the streams
     /// libwebp rejects.
-    enum LosslessDefect: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum LosslessDefect: Error, Sendable, Hashable, CustomStringConvertible {
         /// The first byte is not the VP8L signature 0x2f (RFC 9649 §3.1).
         case badSignature(UInt8)
         /// The 3-bit version field is not 0 (RFC 9649 §3.1).
@@ -35,7 +35,7 @@ extension WebP {
         /// Decoding would exceed one of the caller's ``DecodingLimits``.
         case limitExceeded(DecodingLimits.Limit)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .badSignature(let byte): "VP8L signature is 0x\(String(byte, radix: 16)), not 0x2f"
             case .badVersion(let version): "VP8L version \(version) (must be 0)"
@@ -55,13 +55,14 @@ extension WebP {
             }
         }
 
-        /// The error the decoder contract throws for this defect. The single place
-        /// to adapt when `ImageDecodingError` gains typed per-format reasons.
+        /// The error the decoder contract throws for this defect: the single place
+        /// to adapt when ``DecodingDefect`` gains a WebP case (until then the
+        /// defect travels as ``DecodingDefect/other(_:)`` text).
         var decodingError: ImageDecodingError {
             switch self {
             case .endOfData: .truncated
             case .limitExceeded(let limit): .limitExceeded(limit)
-            default: .malformed(String(describing: self))
+            default: .malformed(.other(String(describing: self)))
             }
         }
     }
