@@ -46,9 +46,18 @@ struct TransferStateMachine: Sendable {
     /// Attempts sent so far.
     private(set) var attempts = 0
 
-    init(policy: RetryPolicy, resumingFrom resumable: ResumableData? = nil) {
+    /// Whether the caller's request names a range of its own: then its `206`
+    /// is the body it asked for, and attempts never add a range of their own.
+    let callerAskedForRange: Bool
+    /// Whether a failed attempt's bytes are kept for the next one.
+    let keepsPartialBodies: Bool
+
+    init(policy: RetryPolicy, resumingFrom resumable: ResumableData? = nil, resumes: Bool = true,
+         callerAskedForRange: Bool = false) {
         self.policy = policy
-        self.resumable = resumable
+        self.callerAskedForRange = callerAskedForRange
+        keepsPartialBodies = resumes && !callerAskedForRange
+        self.resumable = keepsPartialBodies ? resumable : nil
     }
 
     /// Bytes of the body held so far (resumed ones included).
@@ -91,7 +100,7 @@ struct TransferStateMachine: Sendable {
                 state = .ready(attempt: attempt)
                 return .restart
             }
-        } else if status == 206 {
+        } else if status == 206, !callerAskedForRange {
             // A range nobody asked for: taking it as the whole body would be wrong.
             state = .finished
             return .fail(.badStatus(206))
@@ -137,7 +146,9 @@ struct TransferStateMachine: Sendable {
             attempt = number
         case .receiving(let number, let body, let status, let headers, let resumed):
             attempt = number
-            if let resumed {
+            if !keepsPartialBodies {
+                resumable = nil
+            } else if let resumed {
                 // A resumed attempt cut again: the same version, more bytes.
                 var longer = resumed
                 longer.body = body

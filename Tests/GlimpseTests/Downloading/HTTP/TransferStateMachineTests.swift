@@ -170,3 +170,16 @@ extension TransferStateMachine {
         Array(bytes).withUnsafeBytes { receivedBody($0) }
     }
 }
+
+@Suite("Transfer state machine: a caller's own range")
+struct CallerRangeTests {
+    @Test func aRangeTheCallerAskedForIsTheBodyAndIsNeverResumed() {
+        var machine = TransferStateMachine(policy: .standard, callerAskedForRange: true)
+        #expect(machine.send() == [:])
+        #expect(machine.receivedHead(status: 206, headers: ["content-range": "bytes 0-9/100", "etag": "\"a\""]) == .proceed)
+        machine.receivedBody([UInt8](repeating: 1, count: 5))
+        _ = machine.failed(.connection(code: -1005, message: "reset"), now: Date(), unitRandom: 0)
+        #expect(machine.resumable == nil)
+        #expect(machine.send() == [:])
+    }
+}
