@@ -1,9 +1,9 @@
 /// What was wrong with a lossy (`VP8 `) frame, for the decoder's errors.
 ///
 /// Each case names one rule of RFC 6386 that the data broke, or the point at
-/// which it ran out. Until ``ImageDecodingError`` carries typed reasons these
-/// are reported as `.malformed(String(describing: defect))` through
-/// ``WebP/LossyDefect/error``.
+/// which it ran out. Until ``DecodingDefect`` has a WebP case these are
+/// reported as `.malformed(.other(String(describing: defect)))` through
+/// ``WebP/LossyDefect/error``, the one place to change when it has.
 extension WebP {
     enum LossyDefect: Error, Sendable, Hashable, CustomStringConvertible {
         /// Fewer than the 10 bytes of a key frame's tag, start code and size (RFC 6386 §9.1).
@@ -50,6 +50,6 @@ extension WebP {
 
         /// The decoder error this defect is reported as. The one place that
         /// maps defects, so the typed error model can replace it in one edit.
-        var error: ImageDecodingError { .malformed(String(describing: self)) }
+        var error: ImageDecodingError { .malformed(.other(String(describing: self))) }
     }
 }
