@@ -80,7 +80,10 @@ printf 'size,%s,stripped,%d,bytes\n' glimpse "$(size "$work/stripped/glimpse")" 
     || die "glimpse-codec-smoke is $(size "$work/stripped/glimpse-codec-smoke") bytes stripped, over the $budget budget"
 
 step "empty root"
-mkdir -p "$root/usr/local/bin" "$root/proc" "$root/tmp" "$root/images" "$root/etc/ssl/certs" "$work/writable"
+# /var/cache/glimpse/images exists but will be read-only: the harder case for `fetch`, where the
+# disk cache opens and only writes would fail.
+mkdir -p "$root/usr/local/bin" "$root/proc" "$root/tmp" "$root/images" "$root/etc/ssl/certs" "$work/writable" \
+    "$root/var/cache/glimpse/images"
 cp "$work/stripped/glimpse" "$work/stripped/glimpse-codec-smoke" "$root/usr/local/bin/"
 # Exactly what ldd lists, at the path it resolved (the loader at its absolute path), symlinks
 # followed: `name => /path (addr)` or `/loader (addr)`.
@@ -173,13 +176,13 @@ url=https://127.0.0.1:$https_port/ct6-d08-seq.png
 in_root /usr/local/bin/glimpse fetch --thumbnail 8x8 "$url" || die "HTTPS fetch failed"
 expect out "^$url: ok tier=network PNG"
 
-step "glimpse fetch, no writable cache folder: one warning, memory tier"
+step "glimpse fetch, a read-only cache folder: one warning, memory tier"
 environment=(XDG_CACHE_HOME=/var/cache)
 url=http://127.0.0.1:$http_port/loop-forever.gif
 in_root /usr/local/bin/glimpse fetch "$url" || die "fetch without a cache folder failed"
 expect out "^$url: ok tier=network GIF"
 [ "$(wc -l < "$work/err")" = 1 ] || die "expected exactly one line on standard error"
-expect err '^warning: .*memory'
+expect err '^warning: cache folder /var/cache/glimpse/images is not writable .*memory only$'
 environment=()
 
 step "glimpse fetch, a missing URL: an error line and status 1, not a crash"
