@@ -16,6 +16,7 @@ struct GlimpseCommand: AsyncParsableCommand {
         subcommands: [
             InfoCommand.self,
             DecodeCommand.self,
+            EncodeCommand.self,
             BenchCommand.self,
             BenchCacheCommand.self,
             BenchDownloadCommand.self,
