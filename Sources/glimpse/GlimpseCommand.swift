@@ -17,6 +17,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             InfoCommand.self,
             DecodeCommand.self,
             EncodeCommand.self,
+            BenchEncodeCommand.self,
             BenchCommand.self,
             BenchCacheCommand.self,
             BenchDownloadCommand.self,
