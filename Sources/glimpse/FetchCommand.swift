@@ -18,7 +18,10 @@ struct FetchCommand: AsyncParsableCommand {
     @Argument(help: "The image URLs (http or https).")
     var urls: [String]
 
-    @Option(help: "Disk cache directory (default: the disk cache's, ~/.cache/glimpse/images).")
+    @Option(help: """
+        Disk cache directory (default: the disk cache's, ~/.cache/glimpse/images). When it cannot be \
+        created or written, a warning says so and only the memory cache is used.
+        """)
     var cacheDir: String?
 
     @Option(help: "Loads in flight at once.")
@@ -53,7 +56,7 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let disk: DiskCache? = noCache ? nil : try PipelineSupport.openDisk(cacheDir)
+        let disk: DiskCache? = noCache ? nil : PipelineSupport.openDiskIfWritable(cacheDir)
         var downloaderConfiguration = ImageDownloader.Configuration()
         downloaderConfiguration.retryPolicy.maximumRetries = retries
         downloaderConfiguration.maximumConcurrentDownloads = concurrency
