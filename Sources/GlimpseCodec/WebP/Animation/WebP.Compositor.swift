@@ -117,7 +117,7 @@ extension WebP {
                 let offset = i &* 4
                 let sourceAlpha = source.load(fromByteOffset: offset &+ 3, as: UInt8.self)
                 if sourceAlpha == 255 {
-                    destination.copyMemory(from: source + offset, byteCount: 4)
+                    (destination + offset).copyMemory(from: source + offset, byteCount: 4)
                     continue
                 }
                 if sourceAlpha == 0 { continue }
