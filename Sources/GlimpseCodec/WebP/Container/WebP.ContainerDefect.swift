@@ -1,7 +1,8 @@
 extension WebP {
     /// What is wrong with a WebP file's RIFF structure, its fixed chunks, or the
     /// frame headers of its bitstreams (RFC 9649 §2; libwebp's `webp_dec.c` and
-    /// `demux.c` decide which of these make a file unreadable).
+    /// `demux.c` decide which of these make a file unreadable); the payload of
+    /// ``WebP/Defect/container(_:)``.
     ///
     /// Match cases, never the ``description`` text.
     public enum ContainerDefect: Sendable, Hashable, CustomStringConvertible {
@@ -108,6 +109,6 @@ extension WebP {
 
     /// The error a container defect is reported as.
     static func malformed(_ defect: ContainerDefect) -> ImageDecodingError {
-        .malformed(String(describing: defect))
+        .malformed(.webp(.container(defect)))
     }
 }
