@@ -53,6 +53,27 @@ enum WebPTestSupport {
         return result
     }
 
+    /// `../shared` beside the repository or beside one of its parent folders (a worktree
+    /// sits one level deeper), when present.
+    static let sharedRoot: URL? = {
+        if let url = Fixtures.shared { return url }
+        var folder = Fixtures.repositoryRoot.deletingLastPathComponent()
+        for _ in 0..<2 {
+            let candidate = folder.deletingLastPathComponent().appendingPathComponent("shared")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }()
+
+    /// A folder under `../shared`, when present.
+    static func shared(_ subpath: String) -> URL? {
+        guard let url = sharedRoot?.appendingPathComponent(subpath), FileManager.default.fileExists(atPath: url.path) else {
+            return nil
+        }
+        return url
+    }
+
     /// A fixture of `Fixtures/webp`.
     static func fixture(_ name: String) throws -> [UInt8] { try Fixtures.bytes("webp/\(name)") }
 

@@ -94,7 +94,8 @@ extension WebP.FrameReader {
         if compositor == nil {
             compositor = WebP.Compositor(width: extended.canvasWidth, height: extended.canvasHeight)
         }
-        let pixels = try Self.decodeBitstream(payload, info: info, alpha: lossless ? nil : frame.alpha, options: options)
+        let pixels = try Self.decodeBitstream(payload, info: info, alpha: lossless ? nil : frame.alpha,
+                                              options: options.leaving(retainedBytes &+ canvasBytes))
         let placement = WebP.Compositor.Placement(
             rect: rect, hasAlpha: info.hasAlpha || (!lossless && frame.alpha != nil),
             blends: frame.header.blends, disposeToBackground: frame.header.disposeToBackground)

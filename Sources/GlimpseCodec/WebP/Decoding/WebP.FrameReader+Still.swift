@@ -18,14 +18,14 @@ extension WebP.FrameReader {
     mutating func decodeStill(_ chunk: WebP.ChunkLexer.Chunk, _ payload: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageFrame {
         if still == nil { still = try checkedStillHeader(chunk, payload) }
         guard let info = still else { throw WebP.malformed(.missingImage) }
-        let rgba = try Self.decodeBitstream(payload, info: info, alpha: stillAlpha, options: options)
+        let rgba = try Self.decodeBitstream(payload, info: info, alpha: stillAlpha, options: options.leaving(retainedBytes))
         guard let pixels = PixelBuffer(width: info.width, height: info.height, bytes: rgba) else {
             throw WebP.malformed(.missingImage)
         }
         return ImageFrame(pixels: pixels)
     }
 
-    /// Decodes one `VP8 ` or `VP8L` payload into straight RGBA8, with the alpha of the
+    /// Decodes one `VP8 ` or `VP8L` payload (`options` carry the budget left for it) into straight RGBA8, with the alpha of the
     /// `ALPH` payload `alpha` for a lossy one (a lossless bitstream carries its own and
     /// libwebp ignores `ALPH` next to it).
     static func decodeBitstream(_ payload: UnsafeRawBufferPointer, info: WebP.BitstreamInfo, alpha: [UInt8]?,
@@ -42,5 +42,15 @@ extension WebP.FrameReader {
             WebP.AlphaPlane.apply(plane, to: &rgba)
         }
         return rgba
+    }
+}
+
+extension DecodingOptions {
+    /// These options with `used` bytes of the byte budget already spent (frames kept, the
+    /// canvas), so that the bitstream decoders' own checks see what is left.
+    func leaving(_ used: Int) -> DecodingOptions {
+        var copy = self
+        copy.limits.maxTotalBytes = max(0, limits.maxTotalBytes &- used)
+        return copy
     }
 }
