@@ -10,6 +10,8 @@ extension LoopbackHTTPServer {
         case status(Int, retryAfter: String? = nil)
         /// The connection is reset after this many bytes of the body it answers with.
         case cutAfter(Int)
+        /// The connection is reset half-way through the body it answers with.
+        case cutHalfway
         /// A `Range` is ignored: 200 with the whole body.
         case ignoreRange
         /// A `Range` is answered with a `Content-Range` one byte off.
@@ -26,8 +28,11 @@ extension LoopbackHTTPServer.Route {
     /// with `206` when `If-Range` is absent or matches the current tag, with
     /// the whole body otherwise (RFC 9110 §13.1.5, §14.2). The n-th request
     /// suffers `faults[n]`.
+    ///
+    /// With `pace`, bodies go out `chunkSize` bytes per `interval`, like a slow link.
     public static func resource(_ body: [UInt8], etag: String = "\"v1\"", contentType: String = "image/png",
-                                faults: [LoopbackHTTPServer.Fault] = []) -> LoopbackHTTPServer.Route {
+                                faults: [LoopbackHTTPServer.Fault] = [],
+                                pace: (chunkSize: Int, interval: Duration)? = nil) -> LoopbackHTTPServer.Route {
         let state = ResourceState(body: body, etag: etag)
         return .handler { request in
             let (index, current, tag) = state.next()
@@ -45,7 +50,7 @@ extension LoopbackHTTPServer.Route {
                 body = newBody
                 etag = newTag
                 honoursIfRange = false
-            case .none, .cutAfter, .ignoreRange, .wrongContentRange:
+            case .none, .cutAfter, .cutHalfway, .ignoreRange, .wrongContentRange:
                 break
             }
             var headers: [(name: String, value: String)] = [
@@ -65,12 +70,20 @@ extension LoopbackHTTPServer.Route {
                 let shown = fault.isWrongContentRange ? start + 1 : start
                 headers.append(("Content-Range", "bytes \(shown)-\(body.count - 1)/\(body.count)"))
             }
-            if case .cutAfter(let count) = fault, count < payload.count {
-                return LoopbackHTTPServer.Response(status: status, headers: headers,
-                                                   body: .reset(prefix: Array(payload.prefix(count)),
-                                                                declaredLength: payload.count))
+            let cut: Int? = switch fault {
+            case .cutAfter(let count): count < payload.count ? count : nil
+            case .cutHalfway: payload.count / 2
+            default: nil
             }
-            return LoopbackHTTPServer.Response(status: status, headers: headers, body: .bytes(payload))
+            let prefix = cut.map { Array(payload.prefix($0)) }
+            let answer: LoopbackHTTPServer.Response.Body = switch (prefix, pace) {
+            case (let prefix?, let pace?):
+                .dripReset(prefix: prefix, declaredLength: payload.count, chunkSize: pace.chunkSize, interval: pace.interval)
+            case (let prefix?, nil): .reset(prefix: prefix, declaredLength: payload.count)
+            case (nil, let pace?): .drip(payload, chunkSize: pace.chunkSize, interval: pace.interval)
+            case (nil, nil): .bytes(payload)
+            }
+            return LoopbackHTTPServer.Response(status: status, headers: headers, body: answer)
         }
     }
 }
