@@ -27,8 +27,11 @@ extension WebP {
         /// The main image stream (level 0, RFC 9649 §5.1): transforms, colour
         /// cache, meta prefix codes, then the coded pixels, `codedWidth` wide
         /// (narrower than `width` when colour indexing bundles pixels).
-        mutating func decodeMainImage(width: Int, height: Int) throws(LosslessDefect)
-            -> (transforms: [LosslessTransform], pixels: [UInt32], codedWidth: Int) {
+        /// `onRows(coded, rows)` is called as rows complete: the first `rows` rows of
+        /// `coded` are final and will not change.
+        mutating func decodeMainImage(width: Int, height: Int,
+                                      onHeader: ([LosslessTransform], Int) throws(LosslessDefect) -> Void,
+                                      onRows: (UnsafePointer<UInt32>, Int) -> Void) throws(LosslessDefect) {
             var transforms: [LosslessTransform] = []
             var seen: Set<Int> = []
             var codedWidth = width
@@ -39,18 +42,19 @@ extension WebP {
                 codedWidth = transform.codedWidth
                 transforms.append(transform)
             }
-            let pixels = try decodeEntropyCodedImage(width: codedWidth, height: height, allowMeta: true)
-            return (transforms, pixels, codedWidth)
+            try onHeader(transforms, codedWidth)
+            _ = try decodeEntropyCodedImage(width: codedWidth, height: height, allowMeta: true, onRows: onRows)
         }
 
         /// A sub-image (entropy image, predictor or colour transform data, palette):
         /// no transforms and a single prefix-code group (RFC 9649 §5.1).
         mutating func decodeSubImage(width: Int, height: Int) throws(LosslessDefect) -> [UInt32] {
-            try decodeEntropyCodedImage(width: width, height: height, allowMeta: false)
+            try decodeEntropyCodedImage(width: width, height: height, allowMeta: false) { _, _ in }
         }
 
-        private mutating func decodeEntropyCodedImage(width: Int, height: Int,
-                                                      allowMeta: Bool) throws(LosslessDefect) -> [UInt32] {
+        private mutating func decodeEntropyCodedImage(width: Int, height: Int, allowMeta: Bool,
+                                                      onRows: (UnsafePointer<UInt32>, Int) -> Void)
+            throws(LosslessDefect) -> [UInt32] {
             var cacheBits = 0
             if reader.read(1) == 1 {
                 cacheBits = reader.readInt(4)
@@ -62,7 +66,10 @@ extension WebP {
             try reserve(count, of: 4)
             var pixels = [UInt32](repeating: 0, count: count)
             try pixels.withUnsafeMutableBufferPointer { (pixels) throws(LosslessDefect) in
-                try decodePixels(into: pixels, width: width, codes: codes)
+                try decodePixels(into: pixels, width: width, codes: codes) { rows in
+                    // Safe: pixels is non-empty (width, height >= 1) and outlives the call.
+                    if let base = pixels.baseAddress { onRows(base, rows) }
+                }
             }
             return pixels
         }
@@ -72,7 +79,7 @@ extension WebP {
         /// libwebp makes (a reference must stay inside the image, the data must
         /// not run out).
         private mutating func decodePixels(into pixels: UnsafeMutableBufferPointer<UInt32>, width: Int,
-                                           codes: LosslessCodes) throws(LosslessDefect) {
+                                           codes: LosslessCodes, onRows: (Int) -> Void) throws(LosslessDefect) {
             let cacheBits = codes.colorCacheBits
             var cache = [UInt32](repeating: 0, count: 1 << max(cacheBits, 1))
             var local = reader
@@ -81,7 +88,8 @@ extension WebP {
                     codes.entropyImage.withUnsafeBufferPointer { entropy in
                         cache.withUnsafeMutableBufferPointer { cache in
                             Self.decodePixels(into: pixels, width: width, tables: tables, groups: groups,
-                                              entropy: entropy, codes: codes, cache: cache, reader: &local)
+                                              entropy: entropy, codes: codes, cache: cache, reader: &local,
+                                              onRows: onRows)
                         }
                     }
                 }
@@ -97,7 +105,8 @@ extension WebP {
                                          groups: UnsafeBufferPointer<LosslessCodeGroup>,
                                          entropy: UnsafeBufferPointer<UInt32>, codes: LosslessCodes,
                                          cache: UnsafeMutableBufferPointer<UInt32>,
-                                         reader: inout LosslessBitReader) -> LosslessDefect? {
+                                         reader: inout LosslessBitReader,
+                                         onRows: (Int) -> Void) -> LosslessDefect? {
             guard let out = pixels.baseAddress, let table = tables.baseAddress,
                   let cachePointer = cache.baseAddress else { return nil }
             let total = pixels.count
@@ -142,7 +151,7 @@ extension WebP {
                     if usesCache { insert(group.literalARB) }
                     index &+= 1
                     x &+= 1
-                    if x == width { x = 0; y &+= 1 }
+                    if x == width { x = 0; y &+= 1; onRows(y) }
                     continue
                 }
                 reader.refill()
@@ -164,7 +173,7 @@ extension WebP {
                     if usesCache { insert(pixel) }
                     index &+= 1
                     x &+= 1
-                    if x == width { x = 0; y &+= 1 }
+                    if x == width { x = 0; y &+= 1; onRows(y) }
                 } else if green < 280 {
                     let length = prefixValue(green - 256, &reader)
                     reader.refill()
@@ -200,7 +209,10 @@ extension WebP {
                     }
                     index &+= length
                     x &+= length
-                    while x >= width { x &-= width; y &+= 1 }
+                    if x >= width {
+                        while x >= width { x &-= width; y &+= 1 }
+                        onRows(y)
+                    }
                     if index < total { group = groupAt(x, y) }
                 } else if green < cacheLimit {
                     if reader.isPastEnd { return .endOfData }
@@ -210,7 +222,7 @@ extension WebP {
                     insert(pixel)
                     index &+= 1
                     x &+= 1
-                    if x == width { x = 0; y &+= 1 }
+                    if x == width { x = 0; y &+= 1; onRows(y) }
                 } else {
                     return .invalidSymbol(green)
                 }
