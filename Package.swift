@@ -42,6 +42,9 @@ let package = Package(
         ),
         // Child process for the disk cache's crash and multi-process tests (not a product).
         .executableTarget(name: "glimpse-cache-stress", dependencies: ["GlimpseCache"]),
+        // A codec-only program (no Foundation) for the minimal-container smoke test and its size
+        // budget (.ci/smoke-container.sh); not a product.
+        .executableTarget(name: "glimpse-codec-smoke", dependencies: ["GlimpseCodec"]),
         .target(name: "TestSupport", dependencies: ["GlimpseCodec", "LoopbackHTTPServer"], path: "Tests/TestSupport"),
         .testTarget(name: "GlimpseCodecTests", dependencies: ["GlimpseCodec", "TestSupport"]),
         .testTarget(name: "GlimpseCacheTests", dependencies: ["GlimpseCache", "TestSupport"]),

@@ -16,6 +16,8 @@ struct GlimpseCommand: AsyncParsableCommand {
         subcommands: [
             InfoCommand.self,
             DecodeCommand.self,
+            EncodeCommand.self,
+            BenchEncodeCommand.self,
             BenchCommand.self,
             BenchCacheCommand.self,
             BenchDownloadCommand.self,
