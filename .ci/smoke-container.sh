@@ -9,7 +9,7 @@
 #    `ldd` lists (and the loader), the CA certificates file, and a few fixture images; mounts
 #    /proc in it as a container runtime does (the static Swift runtime reads its arguments
 #    from /proc/self/cmdline); makes it read-only except /tmp; and runs the CLI in it through
-#    `env -i chroot` (no HOME, no PATH, nothing): info, decode, fetch over HTTP and HTTPS from
+#    `env -i chroot` (no HOME, no PATH, nothing): info, decode, thumbnail, fetch over HTTP and HTTPS from
 #    a loopback server outside the root, fetch with no writable cache folder (one warning,
 #    memory tier), fetch of a missing URL (an error line, not a crash).
 #
@@ -158,10 +158,11 @@ original=$(grep -Eo 'fnv1a=[0-9a-f]+' "$work/out")
 in_root /usr/local/bin/glimpse-codec-smoke /tmp/pillow-420.png /tmp/again.png || die "codec-only decode failed"
 expect out "$original"
 
-# TODO(thumbnail): `glimpse thumbnail` (the JPEG encoder issue) is not on main yet; when it lands,
-# enable these two lines, with its real options.
-# step "glimpse thumbnail"
-# in_root /usr/local/bin/glimpse thumbnail /images/pillow-420.jpg -o /tmp/thumb.jpg --size 16x16 || die "thumbnail failed"
+step "glimpse thumbnail (JPEG encoder)"
+in_root /usr/local/bin/glimpse thumbnail /images/pillow-420.jpg -o /tmp/thumb.jpg --size 16 || die "thumbnail failed"
+expect out '^/images/pillow-420.jpg: ok 16x12 -> /tmp/thumb.jpg'
+in_root /usr/local/bin/glimpse-codec-smoke /tmp/thumb.jpg || die "codec-only decode of the thumbnail failed"
+expect out '^/tmp/thumb.jpg: jpeg 16x12 frames=1'
 
 step "glimpse fetch, HTTP, disk cache in /tmp (no HOME: the temporary folder)"
 url=http://127.0.0.1:$http_port/pillow-420.jpg
