@@ -74,6 +74,7 @@ extension ImageDownloader {
             case tooLarge(TransferID)
             case progress(TransferID, received: Int64, expected: Int64?,
                           listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)],
+                          pieceListeners: [(TransferRegistry.CallerID, @Sendable ([UInt8]) -> Void)],
                           progressive: ProgressiveDecodingThrottle?)
         }
         let step: Step = state.withLock { state in
@@ -95,15 +96,17 @@ extension ImageDownloader {
                 data.withUnsafeBytes { transfer.body.append(contentsOf: $0) }
                 transfer.lastActivity = .now
                 var listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)] = []
+                var pieceListeners: [(TransferRegistry.CallerID, @Sendable ([UInt8]) -> Void)] = []
                 for (caller, entry) in transfer.callers {
                     if let progress = entry.callbacks.progress { listeners.append((caller, progress)) }
+                    if let piece = entry.callbacks.data { pieceListeners.append((caller, piece)) }
                 }
                 // Taken out so that decoding runs outside the lock; only this
                 // (serial) delegate queue touches it until it is put back.
                 let progressive = transfer.progressive
                 transfer.progressive = nil
                 step = .progress(id, received: Int64(received), expected: transfer.response?.expectedContentLength,
-                                 listeners: listeners, progressive: progressive)
+                                 listeners: listeners, pieceListeners: pieceListeners, progressive: progressive)
             }
             return step
         }
@@ -120,7 +123,13 @@ extension ImageDownloader {
                 task.cancel()
             }
             return true
-        case .progress(let id, let received, let expected, let listeners, var progressive):
+        case .progress(let id, let received, let expected, let listeners, let pieceListeners, var progressive):
+            if !pieceListeners.isEmpty {
+                let piece = [UInt8](data)
+                for (caller, listener) in pieceListeners {
+                    deliverIfActive(caller) { listener(piece) }
+                }
+            }
             for (caller, listener) in listeners {
                 deliverIfActive(caller) { listener(received, expected) }
             }
@@ -221,7 +230,8 @@ extension ImageDownloader {
         let expired: [(TransferRegistry.Transfer, URLSessionDataTask)] = state.withLock { state in
             var expired: [(TransferRegistry.Transfer, URLSessionDataTask)] = []
             for (id, transfer) in state.registry.transfers {
-                guard case .running(let task) = transfer.phase, now - transfer.lastActivity >= timeout,
+                guard case .running(let task) = transfer.phase,
+                      now - transfer.lastActivity >= (transfer.request.timeout ?? timeout),
                       let removed = state.registry.remove(id) else { continue }
                 state.transferOfTask[ObjectIdentifier(task)]?.failure = .timedOut
                 expired.append((removed, task))
