@@ -10,9 +10,14 @@ public enum Fixtures {
     public static let directory: URL = repositoryRoot.appendingPathComponent("Fixtures")
 
     /// `../shared` beside the repository, when present (tests that need it skip otherwise).
+    /// A worktree one level further down (`wt/<branch>`) finds `../../shared`.
     public static let shared: URL? = {
-        let url = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared")
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        let parent = repositoryRoot.deletingLastPathComponent()
+        for base in [parent, parent.deletingLastPathComponent()] {
+            let url = base.appendingPathComponent("shared")
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("corpus").path) { return url }
+        }
+        return nil
     }()
 
     /// `../shared/corpus/<subpath>` when present.

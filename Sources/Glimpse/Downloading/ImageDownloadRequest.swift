@@ -53,15 +53,20 @@ public struct ImageDownloadRequest: Sendable {
     /// This request's idle timeout instead of the configuration's
     /// ``ImageDownloader/Configuration/timeout``.
     public var timeout: Duration?
+    /// Overrides the downloader's ``ImageDownloader/Configuration/retryPolicy``.
+    /// When callers share a transfer, the first caller's policy governs it.
+    public var retryPolicy: RetryPolicy?
 
     public init(url: URL, priority: ImageDownloadPriority = .normal, headers: [String: String] = [:],
-                options: Options = [], decoding: Decoding? = nil, timeout: Duration? = nil) {
+                options: Options = [], decoding: Decoding? = nil, timeout: Duration? = nil,
+                retryPolicy: RetryPolicy? = nil) {
         self.url = url
         self.priority = priority
         self.headers = headers
         self.options = options
         self.decoding = decoding
         self.timeout = timeout
+        self.retryPolicy = retryPolicy
     }
 
     /// This request made conditional on a stored copy (RFC 9110 §13.1.2

@@ -142,7 +142,7 @@ extension JPEG {
                         if inputEnded { throw .truncated }
                         return
                     }
-                    guard input[0] == 0xFF, input[1] == Marker.soi else { throw .malformed("missing SOI marker") }
+                    guard input[0] == 0xFF, input[1] == Marker.soi else { throw .malformed(.jpeg(.missingStartOfImage)) }
                     position = 2
                     phase = .markers
                 case .markers:

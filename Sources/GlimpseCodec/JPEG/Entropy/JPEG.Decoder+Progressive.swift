@@ -53,7 +53,7 @@ extension JPEG.Decoder {
         }
         self.coefficients = coefficients
         if scan.reader.paddedAtEOF { truncated = true }
-        if step == .badCode && !scan.reader.paddedAtEOF { throw .malformed("bad Huffman code") }
+        if step == .badCode && !scan.reader.paddedAtEOF { throw .malformed(.jpeg(.huffmanCode)) }
         position = scan.reader.position
         self.scan = nil
         phase = .markers

@@ -120,7 +120,7 @@ extension JPEG.Decoder {
         self.scan = scan
         switch step {
         case .badCode:
-            throw .malformed("bad Huffman code")
+            throw .malformed(.jpeg(.huffmanCode))
         case .needMoreData:
             return false
         case .decoded:

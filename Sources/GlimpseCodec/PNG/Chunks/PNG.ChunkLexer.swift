@@ -6,9 +6,10 @@ extension PNG {
     ///
     /// The decoder decides per chunk, from its type and length, whether the
     /// data is buffered (small chunks it parses), streamed (image data, passed
-    /// on piece by piece without a copy) or skipped (chunks it does not use,
-    /// whose CRC is then not checked either). A bad CRC on a critical chunk is
-    /// an error; on an ancillary chunk it is reported so the chunk can be dropped.
+    /// on piece by piece without a copy) or skipped (chunks it does not use).
+    /// Every chunk's CRC is checked, as libpng does, skipped ones included: a
+    /// bad CRC on a critical chunk is an error; on an ancillary chunk it is
+    /// reported so that the decoder drops the chunk (lenient) or fails (strict).
     struct ChunkLexer: Sendable {
         enum Disposition: Sendable { case buffer, stream, skip }
 
@@ -41,7 +42,7 @@ extension PNG {
                 case .signature:
                     while small.count < 8 {
                         guard let byte = input.first else { return nil }
-                        guard byte == PNG.signature[small.count] else { throw .malformed("PNG signature") }
+                        guard byte == PNG.signature[small.count] else { throw .malformed(.png(.signature)) }
                         small.append(byte)
                         input = UnsafeRawBufferPointer(rebasing: input.dropFirst())
                     }
@@ -53,8 +54,8 @@ extension PNG {
                     type = ChunkType(UInt32(small[4]) << 24 | UInt32(small[5]) << 16 | UInt32(small[6]) << 8 | UInt32(small[7]))
                     small.removeAll(keepingCapacity: true)
                     // PNG §5.3: the length is at most 2^31 - 1.
-                    guard length <= Int(Int32.max) else { throw .malformed("chunk length \(length)") }
-                    guard type.isValid else { throw .malformed("chunk type") }
+                    guard length <= Int(Int32.max) else { throw .malformed(.png(.chunkLength(Int(length)))) }
+                    guard type.isValid else { throw .malformed(.png(.chunkType)) }
                     remaining = length
                     let typeBytes = type.bytes
                     crc = typeBytes.withUnsafeBufferPointer { CZlib.crc32(0, $0.baseAddress, 4) }
@@ -74,9 +75,7 @@ extension PNG {
                     let piece = UnsafeRawBufferPointer(rebasing: input[..<count])
                     input = UnsafeRawBufferPointer(rebasing: input[count...])
                     remaining &-= count
-                    if disposition != .skip {
-                        crc = CZlib.crc32(crc, piece.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(count))
-                    }
+                    crc = CZlib.crc32(crc, piece.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(count))
                     switch disposition {
                     case .skip: continue
                     case .buffer: body.append(contentsOf: piece)
@@ -86,7 +85,7 @@ extension PNG {
                     guard fill(4, from: &input) else { return nil }
                     let stored = UInt(small[0]) << 24 | UInt(small[1]) << 16 | UInt(small[2]) << 8 | UInt(small[3])
                     small.removeAll(keepingCapacity: true)
-                    let valid = disposition == .skip || stored == crc
+                    let valid = stored == crc
                     if !valid && type.isCritical { throw .checksumMismatch }
                     phase = .header
                     let data = body

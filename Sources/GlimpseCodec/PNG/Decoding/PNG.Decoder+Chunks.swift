@@ -17,25 +17,25 @@ extension PNG.Decoder {
     private mutating func begin(_ type: PNG.ChunkType, length: Int) throws(ImageDecodingError) {
         chunkCount &+= 1
         // PNG §5.6: IHDR first, IEND last, IDAT chunks consecutive, PLTE before IDAT.
-        if chunkCount == 1 && type != .IHDR { throw .malformed("IHDR is not the first chunk") }
+        if chunkCount == 1 && type != .IHDR { throw .malformed(.png(.headerNotFirst)) }
         if type != .IDAT && stage == .inImageData { stage = .afterImageData }
         currentType = type
         switch type {
         case .IHDR:
-            guard chunkCount == 1 else { throw .malformed("second IHDR") }
-            guard length == 13 else { throw .malformed("IHDR length \(length)") }
+            guard chunkCount == 1 else { throw .malformed(.png(.duplicateHeader)) }
+            guard length == 13 else { throw .malformed(.png(.headerLength(length))) }
             lexer.choose(.buffer)
         case .PLTE:
-            guard stage == .beforeImageData else { throw .malformed("PLTE after IDAT") }
-            guard palette == nil else { throw .malformed("second PLTE") }
+            guard stage == .beforeImageData else { throw .malformed(.png(.paletteAfterImageData)) }
+            guard palette == nil else { throw .malformed(.png(.duplicatePalette)) }
             guard length <= 768, length % 3 == 0, length > 0 else {
-                if header?.colorType == .indexed { throw .malformed("PLTE length \(length)") }
+                if header?.colorType == .indexed { throw .malformed(.png(.paletteLength(length))) }
                 lexer.choose(.skip)
                 return
             }
             lexer.choose(.buffer)
         case .IDAT:
-            guard stage != .afterImageData else { throw .malformed("IDAT chunks are not consecutive") }
+            guard stage != .afterImageData else { throw .malformed(.png(.imageDataNotConsecutive)) }
             if stage == .beforeImageData {
                 try startImageData()
                 stage = .inImageData
@@ -46,7 +46,7 @@ extension PNG.Decoder {
             lexer.choose(length == 0 ? .buffer : .skip)
         case .fdAT:
             if animation.isActive && !animation.ignoring && stage == .afterImageData {
-                guard length >= 4 else { throw .malformed("fdAT length \(length)") }
+                guard length >= 4 else { throw .malformed(.png(.frameDataLength(length))) }
                 animation.sequenceBytes = []
                 lexer.choose(.stream)
             } else {
@@ -59,7 +59,7 @@ extension PNG.Decoder {
                 && (try? options.limits.checkBytes(length, alreadyUsed: bytesUsed)) != nil
             lexer.choose(fits ? .buffer : .skip)
         default:
-            if type.isCritical { throw .unsupported("critical chunk \(type)") }
+            if type.isCritical { throw .unsupported(.pngCriticalChunk(type)) }
             lexer.choose(.skip)
         }
     }
@@ -68,6 +68,9 @@ extension PNG.Decoder {
         guard crcValid else {
             // fdAT is image data already used: its CRC matters like IDAT's.
             if type == .fdAT && animation.isActive { throw .checksumMismatch }
+            // libpng's default for ancillary chunks: warn and drop the chunk.
+            guard options.mode == .lenient else { throw .checksumMismatch }
+            warnings.append(DecodingWarning(.png(.ancillaryChecksum(type))))
             return
         }
         switch type {
@@ -93,7 +96,7 @@ extension PNG.Decoder {
             try frameControl(body)
         case .fdAT:
             if animation.isActive && !animation.ignoring && animation.sequenceBytes.count < 4 {
-                throw .malformed("fdAT without sequence number")
+                throw .malformed(.png(.frameDataLength(animation.sequenceBytes.count)))
             }
         case .gAMA:
             if let value = PNG.Ancillary.gamma(body) { metadata.gamma = value }
@@ -144,8 +147,8 @@ extension PNG.Decoder {
     }
 
     private mutating func startImageData() throws(ImageDecodingError) {
-        guard let header else { throw .malformed("IDAT before IHDR") }
-        if header.colorType == .indexed && palette == nil { throw .malformed("PLTE missing") }
+        guard let header else { throw .malformed(.png(.imageDataBeforeHeader)) }
+        if header.colorType == .indexed && palette == nil { throw .malformed(.png(.missingPalette)) }
         let format = outputFormat
         let working = PNG.ScanlineDecoder.workingBytes(header: header, width: header.width, height: header.height)
         bytesUsed = try options.limits.checkBytes(header.width &* header.height, of: format.bytesPerPixel, alreadyUsed: working)
@@ -161,7 +164,7 @@ extension PNG.Decoder {
 
     private mutating func streamData(_ piece: UnsafeRawBufferPointer) throws(ImageDecodingError) {
         if currentType == .IDAT {
-            guard var decoder = scanlines, var pixels = image else { return }
+            guard !imageDataClosed, var decoder = scanlines, var pixels = image else { return }
             // Take the buffers out of `self` so they stay uniquely referenced
             // (no copy-on-write) while the decoder writes into them.
             scanlines = nil
@@ -171,7 +174,11 @@ extension PNG.Decoder {
                 image = pixels
             }
             if animation.current != nil { animation.currentHasData = true }
-            try decoder.feed(piece, into: &pixels)
+            do {
+                try decoder.feed(piece, into: &pixels)
+            } catch {
+                try recoverImageData(error, rowsDone: decoder.rowsDone)
+            }
             if decoder.rowsDone, animation.isActive, let control = animation.current, !animation.currentEmitted {
                 try emitFrame(pixels, control: control)
             }
@@ -180,15 +187,31 @@ extension PNG.Decoder {
         }
     }
 
+    /// Lenient: what libpng does with damaged image data. After the last row
+    /// the rest of the stream is only checked (a bad Adler-32 or deflate error
+    /// there is a benign error in libpng: a warning); a stream that ends before
+    /// the last row leaves the rows decoded so far. Anything else stays an error.
+    private mutating func recoverImageData(_ error: ImageDecodingError, rowsDone: Bool) throws(ImageDecodingError) {
+        guard options.mode == .lenient else { throw error }
+        if rowsDone {
+            let defect: PNG.Defect = error == .checksumMismatch ? .imageDataChecksum : .deflateData
+            warnings.append(DecodingWarning(.png(defect)))
+        } else if error != .truncated {
+            throw error
+        }
+        imageDataClosed = true
+    }
+
     private func endOfImage() throws(ImageDecodingError) {
-        guard let scanlines else { throw .malformed("no IDAT chunk") }
-        guard scanlines.rowsDone else { throw .truncated }
+        guard let scanlines else { throw .malformed(.png(.missingImageData)) }
+        // Lenient: IDAT chunks that end before the last row leave the rows so far (see `result()`).
+        guard scanlines.rowsDone || (options.mode == .lenient && !animation.isActive) else { throw .truncated }
         guard animation.isActive, let control = animation.control else { return }
         if animation.current != nil && !animation.currentEmitted {
-            throw animation.currentHasData ? .truncated : .malformed("fcTL without frame data")
+            throw animation.currentHasData ? .truncated : .malformed(.png(.frameControlWithoutData))
         }
         if animation.frames.count < control.frameCount {
-            throw .malformed("acTL declares \(control.frameCount) frames, the file has \(animation.frames.count)")
+            throw .malformed(.png(.frameCount(declared: control.frameCount, found: animation.frames.count)))
         }
     }
 }
