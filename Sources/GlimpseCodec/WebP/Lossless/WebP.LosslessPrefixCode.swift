@@ -119,13 +119,14 @@ extension WebP {
         static func decode(_ table: UnsafePointer<UInt32>, rootBits: Int,
                            _ reader: inout LosslessBitReader) -> Int {
             let window = reader.window
-            var entry = table[Int(truncatingIfNeeded: window) & ((1 << rootBits) - 1)]
-            var length = Int(entry >> 16)
+            var entry = table[Int(truncatingIfNeeded: window) & ((1 &<< rootBits) &- 1)]
+            var length = Int(truncatingIfNeeded: entry &>> 16)
             if length > rootBits {
-                let sub = Int(truncatingIfNeeded: window >> UInt64(rootBits)) & ((1 << (length - rootBits)) - 1)
+                let sub = Int(truncatingIfNeeded: window &>> UInt64(truncatingIfNeeded: rootBits))
+                    & ((1 &<< (length &- rootBits)) &- 1)
                 // Safe: the builder put a table of 1 << (length - rootBits) entries at this offset.
-                entry = table[Int(entry & 0xffff) + sub]
-                length = Int(entry >> 16)
+                entry = table[Int(truncatingIfNeeded: entry & 0xffff) &+ sub]
+                length = Int(truncatingIfNeeded: entry &>> 16)
             }
             reader.skip(length)
             return Int(entry & 0xffff)
