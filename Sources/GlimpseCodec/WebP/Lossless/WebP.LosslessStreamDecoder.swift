@@ -111,7 +111,7 @@ extension WebP {
 
         // swiftlint:disable:next function_body_length
         private static func decodePixels(into pixels: UnsafeMutableBufferPointer<UInt32>, width: Int,
-                                         tables: UnsafeBufferPointer<UInt32>,
+                                         tables: UnsafeBufferPointer<UInt16>,
                                          groups: UnsafeBufferPointer<LosslessCodeGroup>,
                                          entropy: UnsafeBufferPointer<UInt32>, codes: LosslessCodes,
                                          cache: UnsafeMutableBufferPointer<UInt32>,
