@@ -78,7 +78,8 @@ extension ImageDownloader {
         }
         /// Sent with every request unless the request overrides them.
         public var defaultHeaders: [String: String] = [
-            "Accept": "image/*,*/*;q=0.8",
+            // WebP named first, as browsers do: servers that negotiate formats send it only when asked by name.
+            "Accept": "image/webp,image/*,*/*;q=0.8",
             "User-Agent": "Glimpse/\(Glimpse.version)",
         ]
         public var credentials: Credentials?

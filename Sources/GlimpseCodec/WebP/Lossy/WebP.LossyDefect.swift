@@ -1,11 +1,10 @@
 /// What was wrong with a lossy (`VP8 `) frame, for the decoder's errors.
 ///
 /// Each case names one rule of RFC 6386 that the data broke, or the point at
-/// which it ran out. Until ``DecodingDefect`` has a WebP case these are
-/// reported as `.malformed(.other(String(describing: defect)))` through
-/// ``WebP/LossyDefect/error``, the one place to change when it has.
+/// which it ran out. They are reported as `.malformed(.webp(.lossy(defect)))`
+/// through ``WebP/LossyDefect/error``.
 extension WebP {
-    enum LossyDefect: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum LossyDefect: Error, Sendable, Hashable, CustomStringConvertible {
         /// Fewer than the 10 bytes of a key frame's tag, start code and size (RFC 6386 §9.1).
         case headerTruncated
         /// The frame tag marks an inter frame; a WebP still is one key frame (RFC 6386 §9.1).
@@ -31,7 +30,7 @@ extension WebP {
         /// The caller's destination is too small for the frame at the given origin.
         case destinationTooSmall
 
-        var description: String {
+        public var description: String {
             switch self {
             case .headerTruncated: "VP8 frame header truncated"
             case .notKeyFrame: "VP8 frame is not a key frame"
@@ -50,6 +49,6 @@ extension WebP {
 
         /// The decoder error this defect is reported as. The one place that
         /// maps defects, so the typed error model can replace it in one edit.
-        var error: ImageDecodingError { .malformed(.other(String(describing: self))) }
+        var error: ImageDecodingError { .malformed(.webp(.lossy(self))) }
     }
 }
