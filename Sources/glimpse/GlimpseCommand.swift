@@ -18,6 +18,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             DecodeCommand.self,
             EncodeCommand.self,
             BenchEncodeCommand.self,
+            ThumbnailCommand.self,
             BenchCommand.self,
             BenchCacheCommand.self,
             BenchDownloadCommand.self,

@@ -3,63 +3,73 @@
 extension WebP.LossyFrameDecoder {
     /// Filters every macroblock of row `mbY` in the cache, left to right, each
     /// in libwebp's order: left edge, inner vertical edges, top edge, inner
-    /// horizontal edges (RFC 6386 §15.1).
+    /// horizontal edges (RFC 6386 §15.1). Each edge is filtered 16 positions
+    /// at a time (``WebP/LossyEdgeFilter``); chroma U and V edges together.
     func filterRow(_ mbY: Int) {
-        typealias F = WebP.LossyLoopFilter
+        typealias F = WebP.LossyEdgeFilter
         let ys = lumaStride, cs = chromaStride
+        let simple = picture.filterType == 1
         for mbX in 0..<columns {
             let info = rowFilters[mbX]
             let limit = info.limit
             guard limit > 0 else { continue }
             let y = cacheY + (lumaMargin &* ys &+ mbX &* 16)
-            if picture.filterType == 1 {
-                if mbX > 0 { F.simpleEdge(y, step: 1, along: ys, limit: limit &+ 4) }
-                if info.filtersInnerEdges {
-                    for k in 1...3 { F.simpleEdge(y + 4 &* k, step: 1, along: ys, limit: limit) }
+            let u = cacheU + (chromaMargin &* cs &+ mbX &* 8)
+            let v = cacheV + (chromaMargin &* cs &+ mbX &* 8)
+            let interior = info.interiorLimit, hev = info.hevThreshold
+            let inner = info.filtersInnerEdges
+
+            @inline(__always) func vertical(_ top: UnsafeMutablePointer<UInt8>, _ bottom: UnsafeMutablePointer<UInt8>,
+                                            stride: Int, limit: Int32, macroblockEdge: Bool) {
+                F.transposeIn(top, bottom, stride: stride, scratch: scratch)
+                let edge = scratch + 64
+                var e = F.loadHorizontal(edge, stride: 16, wide: true)
+                if simple {
+                    F.simple(&e, limit: limit)
+                } else {
+                    F.normal(&e, limit: limit, interior: interior, hevThreshold: hev, macroblockEdge: macroblockEdge)
                 }
-                if mbY > 0 { F.simpleEdge(y, step: ys, along: 1, limit: limit &+ 4) }
-                if info.filtersInnerEdges {
-                    for k in 1...3 { F.simpleEdge(y + 4 &* k &* ys, step: ys, along: 1, limit: limit) }
+                F.storeHorizontal(e, edge, stride: 16, wide: true)
+                F.transposeOut(top, bottom, stride: stride, scratch: scratch)
+            }
+
+            if mbX > 0 {
+                vertical(y, y + 8 &* ys, stride: ys, limit: limit &+ 4, macroblockEdge: true)
+                if !simple { vertical(u, v, stride: cs, limit: limit &+ 4, macroblockEdge: true) }
+            }
+            if inner {
+                for k in 1...3 { vertical(y + 4 &* k, y + (8 &* ys &+ 4 &* k), stride: ys, limit: limit, macroblockEdge: false) }
+                if !simple { vertical(u + 4, v + 4, stride: cs, limit: limit, macroblockEdge: false) }
+            }
+            if mbY > 0 {
+                var e = F.loadHorizontal(y, stride: ys, wide: !simple)
+                if simple {
+                    F.simple(&e, limit: limit &+ 4)
+                } else {
+                    F.normal(&e, limit: limit &+ 4, interior: interior, hevThreshold: hev, macroblockEdge: true)
                 }
-            } else {
-                let u = cacheU + (chromaMargin &* cs &+ mbX &* 8)
-                let v = cacheV + (chromaMargin &* cs &+ mbX &* 8)
-                let interior = info.interiorLimit, hev = info.hevThreshold
-                if mbX > 0 {
-                    F.normalEdge(y, step: 1, along: ys, count: 16, limit: limit &+ 4, interior: interior,
-                                 hevThreshold: hev, macroblockEdge: true)
-                    for plane in [u, v] {
-                        F.normalEdge(plane, step: 1, along: cs, count: 8, limit: limit &+ 4, interior: interior,
-                                     hevThreshold: hev, macroblockEdge: true)
-                    }
+                F.storeHorizontal(e, y, stride: ys, wide: !simple)
+                if !simple {
+                    var c = F.loadHorizontal(u, v, stride: cs)
+                    F.normal(&c, limit: limit &+ 4, interior: interior, hevThreshold: hev, macroblockEdge: true)
+                    F.storeHorizontal(c, u, v, stride: cs)
                 }
-                if info.filtersInnerEdges {
-                    for k in 1...3 {
-                        F.normalEdge(y + 4 &* k, step: 1, along: ys, count: 16, limit: limit, interior: interior,
-                                     hevThreshold: hev, macroblockEdge: false)
+            }
+            if inner {
+                for k in 1...3 {
+                    let row = y + 4 &* k &* ys
+                    var e = F.loadHorizontal(row, stride: ys, wide: !simple)
+                    if simple {
+                        F.simple(&e, limit: limit)
+                    } else {
+                        F.normal(&e, limit: limit, interior: interior, hevThreshold: hev, macroblockEdge: false)
                     }
-                    for plane in [u, v] {
-                        F.normalEdge(plane + 4, step: 1, along: cs, count: 8, limit: limit, interior: interior,
-                                     hevThreshold: hev, macroblockEdge: false)
-                    }
+                    F.storeHorizontal(e, row, stride: ys, wide: !simple)
                 }
-                if mbY > 0 {
-                    F.normalEdge(y, step: ys, along: 1, count: 16, limit: limit &+ 4, interior: interior,
-                                 hevThreshold: hev, macroblockEdge: true)
-                    for plane in [u, v] {
-                        F.normalEdge(plane, step: cs, along: 1, count: 8, limit: limit &+ 4, interior: interior,
-                                     hevThreshold: hev, macroblockEdge: true)
-                    }
-                }
-                if info.filtersInnerEdges {
-                    for k in 1...3 {
-                        F.normalEdge(y + 4 &* k &* ys, step: ys, along: 1, count: 16, limit: limit,
-                                     interior: interior, hevThreshold: hev, macroblockEdge: false)
-                    }
-                    for plane in [u, v] {
-                        F.normalEdge(plane + 4 &* cs, step: cs, along: 1, count: 8, limit: limit,
-                                     interior: interior, hevThreshold: hev, macroblockEdge: false)
-                    }
+                if !simple {
+                    var c = F.loadHorizontal(u + 4 &* cs, v + 4 &* cs, stride: cs)
+                    F.normal(&c, limit: limit, interior: interior, hevThreshold: hev, macroblockEdge: false)
+                    F.storeHorizontal(c, u + 4 &* cs, v + 4 &* cs, stride: cs)
                 }
             }
         }
@@ -93,7 +103,8 @@ extension WebP.LossyFrameDecoder {
             WebP.LossyUpsampler.convertRow(y: lumaRow,
                                            nearU: cacheU + nearOffset, nearV: cacheV + nearOffset,
                                            farU: cacheU + farOffset, farV: cacheV + farOffset,
-                                           dst: output.row(row), width: width)
+                                           dst: output.row(row), width: width,
+                                           scratchU: chromaRow, scratchV: chromaRow + (width &+ 16))
             nextOutputRow &+= 1
         }
     }

@@ -43,6 +43,10 @@ extension WebP {
         let probabilities: UnsafeMutablePointer<UInt8>
         let bandOffsets: UnsafeMutablePointer<Int>
         let subblockProbabilities: UnsafeMutablePointer<UInt8>
+        /// One row of upsampled U and V (width + 16 bytes each) for the colour conversion.
+        let chromaRow: UnsafeMutablePointer<UInt8>
+        /// 16×8 bytes where the loop filter transposes a vertical edge.
+        let scratch: UnsafeMutablePointer<UInt8>
 
         // Plane cache: `margin` rows above the current macroblock row, then the row itself.
         let lumaStride: Int
@@ -61,7 +65,7 @@ extension WebP {
         static func workingBytes(columns: Int, filterType: Int) -> Int {
             let margin = [0, 2, 8][filterType] + 2
             let cache = (16 + margin) * columns * 16 * 3 / 2
-            return cache + columns * (32 + 4 + 2 + MemoryLayout<LossyMacroblockModes>.stride + 16) + 4096
+            return cache + columns * (32 + 4 + 2 + MemoryLayout<LossyMacroblockModes>.stride + 16 + 32) + 4096
         }
 
         init(header: LossyFrameHeader, picture: LossyPictureHeader) {
@@ -101,6 +105,10 @@ extension WebP {
             subblockProbabilities = .allocate(capacity: modeTable.count)
             _ = UnsafeMutableBufferPointer(start: subblockProbabilities, count: modeTable.count).initialize(from: modeTable)
 
+            chromaRow = .allocate(capacity: 2 * (header.width + 16))
+            chromaRow.initialize(repeating: 0, count: 2 * (header.width + 16))
+            scratch = .allocate(capacity: 128)
+            scratch.initialize(repeating: 0, count: 128)
             filterDelay = [0, 2, 8][picture.filterType]
             lumaMargin = filterDelay + 2
             chromaMargin = lumaMargin / 2
@@ -128,6 +136,8 @@ extension WebP {
             probabilities.deallocate()
             bandOffsets.deallocate()
             subblockProbabilities.deallocate()
+            scratch.deallocate()
+            chromaRow.deallocate()
             cacheY.deallocate()
             cacheU.deallocate()
             cacheV.deallocate()
