@@ -6,19 +6,20 @@ extension JPEG.Decoder {
     /// stray `FF 00` is skipped. Returns the marker code and the offset after
     /// it, or, when the buffered input ends first, `nil` and the offset to
     /// search from once more input has arrived (the start of a trailing run of
-    /// `0xFF`s, which the next byte may turn into a marker).
-    func findMarker(from start: Int, resume: inout Int) -> (marker: UInt8, next: Int)? {
+    /// `0xFF`s, which the next byte may turn into a marker). `skipped` counts
+    /// the extraneous bytes passed (not fill bytes), as libjpeg counts them.
+    func findMarker(from start: Int, resume: inout Int, skipped: inout Int) -> (marker: UInt8, next: Int)? {
         var p = start
         let count = input.count
         while true {
-            while p < count && input[p] != 0xFF { p += 1 }
+            while p < count && input[p] != 0xFF { p += 1; skipped += 1 }
             let fill = p
             while p < count && input[p] == 0xFF { p += 1 }
             guard p < count else {
                 resume = fill
                 return nil
             }
-            if input[p] == 0 { p += 1; continue }
+            if input[p] == 0 { p += 1; skipped += 2; continue }
             return (input[p], p + 1)
         }
     }
@@ -26,11 +27,19 @@ extension JPEG.Decoder {
     /// Handles one marker and its segment. Returns `false` when more input is needed.
     mutating func processNextMarker() throws(ImageDecodingError) -> Bool {
         var resume = position
-        guard let (marker, next) = findMarker(from: position, resume: &resume) else {
+        var skipped = 0
+        guard let (marker, next) = findMarker(from: position, resume: &resume, skipped: &skipped) else {
             // The junk scanned so far is skipped for good: fed in small pieces,
             // a long stretch of it would otherwise be scanned again on every append.
             position = resume
+            skippedBeforeMarker += skipped
             return false
+        }
+        if skippedBeforeMarker + skipped > 0 {
+            // Counted here, not where the bytes were passed, so that any chunking reports the same.
+            let count = skippedBeforeMarker + skipped
+            skippedBeforeMarker = 0
+            try recover(.extraneousBytes(count: count, marker: marker))
         }
         switch marker {
         case Marker.eoi:
@@ -76,6 +85,11 @@ extension JPEG.Decoder {
         case Marker.sos:
             try startScan(body)
         case Marker.app0...0xEF, Marker.com:
+            // libjpeg's examine_app0 looks at 14 bytes of a JFIF APP0 and warns about a major version other than 1.
+            if marker == Marker.app0, body.count >= 14, Array(body.prefix(5)) == [0x4A, 0x46, 0x49, 0x46, 0],
+               body[body.startIndex + 5] != 1 {
+                try recover(.jfifVersion(major: body[body.startIndex + 5], minor: body[body.startIndex + 6]))
+            }
             if scanCount == 0 { collector.collect(marker: marker, body: body) }
             if info != nil { let metadata = self.metadata; info?.metadata = metadata }
         case Marker.dnl, Marker.dac:
@@ -144,7 +158,12 @@ extension JPEG.Decoder {
         scanCount += 1
         if scanCount > options.limits.maxScans { throw .limitExceeded(.scans) }
         let header = try JPEG.ScanHeader(parsing: body, frame: frame)
+        // libjpeg decodes a sequential frame whose first scan holds every component as
+        // its only scan (no coefficient buffer), and fails on a second SOS.
+        if singleScan { throw .malformed("another scan after a frame's only scan") }
         if scanCount == 1 {
+            singleScan = !frame.progressive && header.components.count == frame.components.count
+            try checkColorSpace(frame)
             transform = JPEG.ColorTransform.choose(componentIDs: frame.components.map(\.id), sawJFIF: collector.sawJFIF,
                                                    adobeTransform: collector.adobeTransform)
             let count = frame.components.count
@@ -159,7 +178,9 @@ extension JPEG.Decoder {
                     layout = layout.withRingPlanes()
                     self.layout = layout
                 }
-                planes = [UInt8](repeating: 0, count: layout.planeBytes)
+                // 128 is what a block of zero coefficients transforms to, so a component that
+                // no scan codes (a file that ends early) comes out as libjpeg makes it.
+                planes = [UInt8](repeating: 128, count: layout.planeBytes)
                 output = PixelStorage.uninitializedBytes(count: layout.outputWidth * layout.outputHeight * 4,
                                                          adviseHugePages: options.adviseHugePages)
             }
@@ -177,12 +198,14 @@ extension JPEG.Decoder {
             if needsAC && !huffman.defined[4 + component.acTable] { throw .malformed("Huffman table AC\(component.acTable) not defined") }
         }
         if frame.progressive {
+            try checkProgression(header, components: frame.components.count)
             for component in header.components where header.ss <= 9 {
                 for k in header.ss...min(header.se, 9) { coefficientBits[component.index * 10 + k] = header.al }
             }
         }
         scan = ScanState(header: header, reader: JPEG.BitReader(position: position),
                          restartsLeft: restartInterval, searchPosition: position)
+        lastGoodRow = 0
         phase = frame.progressive ? .progressiveScan : .sequentialScan
     }
 
@@ -195,5 +218,53 @@ extension JPEG.Decoder {
             renderReadyRows()
         }
         phase = .done
+    }
+}
+
+extension JPEG.Decoder {
+    /// The colour space libjpeg guesses at the first SOS (`default_decompress_parms`):
+    /// two components have none it can convert to RGB, and an Adobe transform it does
+    /// not know is a warning.
+    mutating func checkColorSpace(_ frame: JPEG.FrameHeader) throws(ImageDecodingError) {
+        switch frame.components.count {
+        case 2:
+            throw .unsupported("2-component JPEG (no colour space)")
+        case 3:
+            if !collector.sawJFIF, let transform = collector.adobeTransform, transform > 1 {
+                try recover(.adobeTransform(transform))
+            }
+        case 4:
+            if let transform = collector.adobeTransform, transform != 0, transform != 2 {
+                try recover(.adobeTransform(transform))
+            }
+        default:
+            break
+        }
+    }
+
+    /// libjpeg's progression checks (`start_pass_phuff_decoder`): an AC scan before
+    /// the component's DC, or a scan whose Ah is not the Al of the coefficient's last
+    /// scan, is a warning. Also keeps the bits before this scan for block smoothing.
+    mutating func checkProgression(_ header: JPEG.ScanHeader, components: Int) throws(ImageDecodingError) {
+        if progression.isEmpty {
+            progression = [Int](repeating: -1, count: components * 64)
+            previousCoefficientBits = [Int](repeating: -1, count: components * 10)
+        }
+        var warning: JPEG.Recovery?
+        for component in header.components {
+            let c = component.index
+            if header.ss != 0 && progression[c * 64] < 0 {
+                warning = warning ?? .progressionSequence(component: c, coefficient: 0)
+            }
+            for k in min(header.ss, 1)...max(header.se, 9) where k < 10 {
+                previousCoefficientBits[c * 10 + k] = scanCount > 1 ? coefficientBits[c * 10 + k] : 0
+            }
+            for k in header.ss...header.se {
+                let expected = max(progression[c * 64 + k], 0)
+                if header.ah != expected { warning = warning ?? .progressionSequence(component: c, coefficient: k) }
+                progression[c * 64 + k] = header.al
+            }
+        }
+        if let warning { try recover(warning) }
     }
 }

@@ -26,7 +26,7 @@ extension FormatSniffer {
 
     /// JPEG (ITU T.81 §B.1.1.3): SOI marker followed by another marker.
     static func matchJPEG(_ input: SniffInput) -> MatchResult {
-        switch input.compare([0xFF, 0xD8, 0xFF]) {
+        switch input.compare([0xFF, 0xD8]) {
         case .equal: .match(SniffedFormat(.jpeg))
         case .incomplete: .needMore(fallback: nil)
         case .different: .noMatch
