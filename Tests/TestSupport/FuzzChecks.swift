@@ -33,8 +33,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 }
 
 public enum FuzzChecks {
-    /// Limits that keep one input under 256 MiB of memory and about a second of work.
-    public static let options = DecodingOptions(limits: DecodingLimits(
+    /// Strict decoding (any damage is an error, so every input has one answer to
+    /// compare), with limits that keep one input under 256 MiB of memory and
+    /// about a second of work.
+    public static let options = DecodingOptions(mode: .strict, limits: DecodingLimits(
         maxWidth: 16_384, maxHeight: 16_384, maxPixelsPerFrame: 8 << 20,
         maxFrames: 256, maxTotalBytes: 96 << 20, maxScans: 100))
 

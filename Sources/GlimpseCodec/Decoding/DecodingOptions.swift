@@ -8,6 +8,19 @@ public struct DecodingOptions: Sendable, Hashable {
         case preserve
     }
 
+    /// What a decoder does with damaged input.
+    public enum Mode: Sendable, Hashable {
+        /// Recover as the format's reference library and browsers do
+        /// (libjpeg-turbo, libpng's defaults, giflib as browsers use it) and
+        /// report what was recovered in ``Image/warnings``.
+        case lenient
+        /// Any damage is an ``ImageDecodingError``: for validators, fuzzing
+        /// and differential tests against the references' strict modes.
+        case strict
+    }
+
+    /// What to do with damaged input (default `.lenient`).
+    public var mode: Mode = .lenient
     /// Output sample depth (default `.eightBit`).
     public var sampleDepth: SampleDepth = .eightBit
     /// Decode only the first frame of an animation (APNG, GIF).
@@ -25,9 +38,10 @@ public struct DecodingOptions: Sendable, Hashable {
 
     public init() {}
 
-    public init(sampleDepth: SampleDepth = .eightBit, firstFrameOnly: Bool = false,
+    public init(mode: Mode = .lenient, sampleDepth: SampleDepth = .eightBit, firstFrameOnly: Bool = false,
                 scaleDenominator: Int = 1, limits: DecodingLimits = DecodingLimits(),
                 adviseHugePages: Bool = true) {
+        self.mode = mode
         self.sampleDepth = sampleDepth
         self.firstFrameOnly = firstFrameOnly
         self.scaleDenominator = scaleDenominator

@@ -47,7 +47,7 @@ extension JPEG.Decoder {
             try endOfImage()
             return true
         case Marker.soi:
-            throw .malformed("duplicate SOI marker")
+            throw .malformed(.jpeg(.duplicateStartOfImage))
         case Marker.rst0...Marker.rst7, Marker.tem:
             position = next
             return true
@@ -58,7 +58,7 @@ extension JPEG.Decoder {
         let length = Int(input[next]) << 8 | Int(input[next + 1])
         guard length >= 2 else {
             // libjpeg skips nothing for an APPn/COM length below 2 and resynchronises on the next marker.
-            guard marker >= Marker.app0 else { throw .malformed("segment length \(length)") }
+            guard marker >= Marker.app0 else { throw .malformed(.jpeg(.segmentLength(length))) }
             position = next + 2
             return true
         }
@@ -73,14 +73,14 @@ extension JPEG.Decoder {
     mutating func handleSegment(marker: UInt8, body: ArraySlice<UInt8>) throws(ImageDecodingError) {
         switch marker {
         case Marker.sof0, Marker.sof1, Marker.sof2:
-            guard frame == nil else { throw .malformed("duplicate SOF marker") }
+            guard frame == nil else { throw .malformed(.jpeg(.duplicateFrame)) }
             try startFrame(JPEG.FrameHeader(parsing: body, marker: marker))
         case Marker.dht:
             try defineHuffmanTables(body)
         case Marker.dqt:
             try defineQuantTables(body)
         case Marker.dri:
-            guard body.count >= 2 else { throw .malformed("DRI segment too short") }
+            guard body.count >= 2 else { throw .malformed(.jpeg(.segmentTooShort(marker: marker))) }
             restartInterval = Int(body[body.startIndex]) << 8 | Int(body[body.startIndex + 1])
         case Marker.sos:
             try startScan(body)
@@ -95,8 +95,8 @@ extension JPEG.Decoder {
         case Marker.dnl, Marker.dac:
             break
         default:
-            if let kind = Marker.unsupportedFrameKind(marker) { throw .unsupported(kind) }
-            throw .malformed("unknown marker 0x\(String(marker, radix: 16))")
+            if Marker.isUnsupportedFrame(marker) { throw .unsupported(.jpegCodingProcess(marker: marker)) }
+            throw .malformed(.jpeg(.unknownMarker(marker)))
         }
     }
 
@@ -104,13 +104,13 @@ extension JPEG.Decoder {
     mutating func defineHuffmanTables(_ body: ArraySlice<UInt8>) throws(ImageDecodingError) {
         var p = body.startIndex
         while p < body.endIndex {
-            guard p + 17 <= body.endIndex else { throw .malformed("DHT segment too short") }
+            guard p + 17 <= body.endIndex else { throw .malformed(.jpeg(.segmentTooShort(marker: Marker.dht))) }
             let tc = Int(body[p] >> 4), th = Int(body[p] & 15)
-            guard tc <= 1, th <= 3 else { throw .malformed("DHT table class/index") }
+            guard tc <= 1, th <= 3 else { throw .malformed(.jpeg(.huffmanTableIndex(tableClass: tc, index: th))) }
             var counts: [Int] = []
             for i in 1...16 { counts.append(Int(body[p + i])) }
             let total = counts.reduce(0, +)
-            guard total <= 256, p + 17 + total <= body.endIndex else { throw .malformed("DHT segment too short") }
+            guard total <= 256, p + 17 + total <= body.endIndex else { throw .malformed(.jpeg(.segmentTooShort(marker: Marker.dht))) }
             let values = Array(body[(p + 17)..<(p + 17 + total)])
             try huffman.define(slot: tc * 4 + th, counts: counts, values: values)
             p += 17 + total
@@ -122,9 +122,9 @@ extension JPEG.Decoder {
         var p = body.startIndex
         while p < body.endIndex {
             let precision = Int(body[p] >> 4), tq = Int(body[p] & 15)
-            guard tq <= 3, precision <= 1 else { throw .malformed("DQT table \(tq) precision \(precision)") }
+            guard tq <= 3, precision <= 1 else { throw .malformed(.jpeg(.quantizationTableIndex(index: tq, precision: precision))) }
             let size = precision == 0 ? 64 : 128
-            guard p + 1 + size <= body.endIndex else { throw .malformed("DQT segment too short") }
+            guard p + 1 + size <= body.endIndex else { throw .malformed(.jpeg(.segmentTooShort(marker: Marker.dqt))) }
             for k in 0..<64 {
                 let value = precision == 0
                     ? Int(body[p + 1 + k])
@@ -154,13 +154,13 @@ extension JPEG.Decoder {
     }
 
     mutating func startScan(_ body: ArraySlice<UInt8>) throws(ImageDecodingError) {
-        guard let frame, var layout else { throw .malformed("SOS before SOF") }
+        guard let frame, var layout else { throw .malformed(.jpeg(.scanBeforeFrame)) }
         scanCount += 1
         if scanCount > options.limits.maxScans { throw .limitExceeded(.scans) }
         let header = try JPEG.ScanHeader(parsing: body, frame: frame)
         // libjpeg decodes a sequential frame whose first scan holds every component as
         // its only scan (no coefficient buffer), and fails on a second SOS.
-        if singleScan { throw .malformed("another scan after a frame's only scan") }
+        if singleScan { throw .malformed(.jpeg(.scanAfterLastScan)) }
         if scanCount == 1 {
             singleScan = !frame.progressive && header.components.count == frame.components.count
             try checkColorSpace(frame)
@@ -188,14 +188,14 @@ extension JPEG.Decoder {
         for component in header.components {
             let tq = frame.components[component.index].quantTable
             if !quantLatched[component.index] {
-                guard quantDefined[tq] else { throw .malformed("quantisation table \(tq) not defined") }
+                guard quantDefined[tq] else { throw .malformed(.jpeg(.undefinedQuantizationTable(tq))) }
                 for k in 0..<64 { componentQuant[component.index * 64 + k] = Int32(quantTables[tq * 64 + k]) }
                 quantLatched[component.index] = true
             }
             let needsDC = !frame.progressive || (header.ss == 0 && header.ah == 0)
             let needsAC = !frame.progressive || header.ss > 0
-            if needsDC && !huffman.defined[component.dcTable] { throw .malformed("Huffman table DC\(component.dcTable) not defined") }
-            if needsAC && !huffman.defined[4 + component.acTable] { throw .malformed("Huffman table AC\(component.acTable) not defined") }
+            if needsDC && !huffman.defined[component.dcTable] { throw .malformed(.jpeg(.undefinedHuffmanTable(isAC: false, index: component.dcTable))) }
+            if needsAC && !huffman.defined[4 + component.acTable] { throw .malformed(.jpeg(.undefinedHuffmanTable(isAC: true, index: component.acTable))) }
         }
         if frame.progressive {
             try checkProgression(header, components: frame.components.count)
@@ -210,8 +210,8 @@ extension JPEG.Decoder {
     }
 
     mutating func endOfImage() throws(ImageDecodingError) {
-        guard frame != nil else { throw .malformed("no frame before EOI") }
-        guard scanCount > 0 else { throw .malformed("no scan before EOI") }
+        guard frame != nil else { throw .malformed(.jpeg(.missingFrame)) }
+        guard scanCount > 0 else { throw .malformed(.jpeg(.missingScan)) }
         if let layout, !(frame?.progressive ?? false) {
             // Components a sequential file never coded stay as they are; show every row.
             for c in 0..<planeRowsDone.count { planeRowsDone[c] = layout.components[c].planeHeight }
@@ -228,7 +228,7 @@ extension JPEG.Decoder {
     mutating func checkColorSpace(_ frame: JPEG.FrameHeader) throws(ImageDecodingError) {
         switch frame.components.count {
         case 2:
-            throw .unsupported("2-component JPEG (no colour space)")
+            throw .unsupported(.jpegComponentCount(2))
         case 3:
             if !collector.sawJFIF, let transform = collector.adobeTransform, transform > 1 {
                 try recover(.adobeTransform(transform))
@@ -250,7 +250,7 @@ extension JPEG.Decoder {
             progression = [Int](repeating: -1, count: components * 64)
             previousCoefficientBits = [Int](repeating: -1, count: components * 10)
         }
-        var warning: JPEG.Recovery?
+        var warning: JPEG.Defect?
         for component in header.components {
             let c = component.index
             if header.ss != 0 && progression[c * 64] < 0 {

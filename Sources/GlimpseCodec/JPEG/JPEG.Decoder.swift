@@ -43,7 +43,7 @@ extension JPEG {
             /// `last_good_iMCU_row`), which picks the coefficient bits block smoothing uses.
             var lastGoodRow = 0
             /// What was recovered from in the rows decoded so far, reported when they are kept.
-            var recoveries: [JPEG.Recovery] = []
+            var recoveries: [JPEG.Defect] = []
         }
 
         let options: DecodingOptions
@@ -81,10 +81,10 @@ extension JPEG {
         var truncated = false
         var finalImage: Image?
 
-        /// Recover from damage as libjpeg-turbo does (``JPEG/Recovery``) instead of failing.
+        /// Recover from damage as libjpeg-turbo does instead of failing (``DecodingOptions/Mode/lenient``).
         let lenient: Bool
-        /// What a lenient decode recovered from so far, each kind once.
-        var recoveries: [JPEG.Recovery] = []
+        /// What a lenient decode recovered from so far, each defect once.
+        var recoveries: [JPEG.Defect] = []
         /// Per component, Al of zig-zag coefficients 1…9 before the component's latest scan
         /// (libjpeg's second half of `coef_bits`), for block smoothing below ``ScanState/lastGoodRow``.
         var previousCoefficientBits: [Int] = []
@@ -102,21 +102,18 @@ extension JPEG {
         public internal(set) var info: ImageInfo?
 
         public init(options: DecodingOptions) {
-            self.init(options: options, lenient: true)
-        }
-
-        init(options: DecodingOptions, lenient: Bool) {
             self.options = options
-            self.lenient = lenient
+            lenient = options.mode == .lenient
             let d = options.scaleDenominator
             scale = d >= 8 ? 8 : (d >= 4 ? 4 : (d >= 2 ? 2 : 1))
         }
 
-        /// Damage libjpeg-turbo decodes through with a warning: recorded when
-        /// lenient, an error when strict.
-        mutating func recover(_ recovery: JPEG.Recovery) throws(ImageDecodingError) {
-            guard lenient else { throw recovery.strictError }
-            if recoveries.count < 16 && !recoveries.contains(recovery) { recoveries.append(recovery) }
+        /// Damage libjpeg-turbo decodes through with a warning (its `JWRN_*`
+        /// messages): recorded when lenient, an error when strict, so that a strict
+        /// decode accepts exactly the files libjpeg-turbo decodes without a warning.
+        mutating func recover(_ defect: JPEG.Defect) throws(ImageDecodingError) {
+            guard lenient else { throw defect == .prematureEnd ? .truncated : .malformed(.jpeg(defect)) }
+            if recoveries.count < 16 && !recoveries.contains(defect) { recoveries.append(defect) }
         }
 
         /// What libjpeg's memory source reads past the end of the data: a fake EOI
@@ -194,7 +191,7 @@ extension JPEG {
                         if inputEnded { throw .truncated }
                         return
                     }
-                    guard input[0] == 0xFF, input[1] == Marker.soi else { throw .malformed("missing SOI marker") }
+                    guard input[0] == 0xFF, input[1] == Marker.soi else { throw .malformed(.jpeg(.missingStartOfImage)) }
                     position = 2
                     phase = .markers
                 case .markers:
@@ -285,7 +282,8 @@ extension JPEG {
             guard let buffer = PixelBuffer(width: layout.outputWidth, height: layout.outputHeight, format: .rgba8, bytes: pixels) else {
                 return nil
             }
-            return Image(frames: [ImageFrame(pixels: buffer, isComplete: isComplete)], loopCount: 1, format: .jpeg, metadata: metadata)
+            return Image(frames: [ImageFrame(pixels: buffer, isComplete: isComplete)], loopCount: 1, format: .jpeg, metadata: metadata,
+                         warnings: recoveries.map { DecodingWarning(.jpeg($0)) })
         }
 
         /// Output rows whose plane rows (context rows included) are all decoded.

@@ -9,17 +9,23 @@ public struct Image: Sendable, Hashable {
     public var format: ImageFormat
     /// Orientation, colour profile, density…
     public var metadata: ImageMetadata
+    /// The damage a lenient decoder recovered from, in the order met; empty for
+    /// a clean file and always empty in ``DecodingOptions/Mode/strict`` mode.
+    public var warnings: [DecodingWarning]
 
-    public init(frames: [ImageFrame], loopCount: Int = 1, format: ImageFormat, metadata: ImageMetadata = ImageMetadata()) {
+    public init(frames: [ImageFrame], loopCount: Int = 1, format: ImageFormat, metadata: ImageMetadata = ImageMetadata(),
+                warnings: [DecodingWarning] = []) {
         self.frames = frames
         self.loopCount = loopCount
         self.format = format
         self.metadata = metadata
+        self.warnings = warnings
     }
 
     /// A still image of one frame.
-    public init(pixels: PixelBuffer, format: ImageFormat, metadata: ImageMetadata = ImageMetadata()) {
-        self.init(frames: [ImageFrame(pixels: pixels)], loopCount: 1, format: format, metadata: metadata)
+    public init(pixels: PixelBuffer, format: ImageFormat, metadata: ImageMetadata = ImageMetadata(),
+                warnings: [DecodingWarning] = []) {
+        self.init(frames: [ImageFrame(pixels: pixels)], loopCount: 1, format: format, metadata: metadata, warnings: warnings)
     }
 
     /// The first frame's pixels (the still image, or the animation's first canvas).

@@ -28,7 +28,7 @@ public enum PAM {
     /// channels at MAXVAL 255 or 65535 into RGBA8 or RGBA16.
     public static func decode(_ bytes: [UInt8]) throws(ImageDecodingError) -> PixelBuffer {
         guard bytes.count >= 3, bytes[0] == UInt8(ascii: "P"), bytes[1] == UInt8(ascii: "7") else {
-            throw .malformed("PAM signature")
+            throw .malformed(.pam(.signature))
         }
         var position = 2
         var fields: [String: String] = [:]
@@ -44,7 +44,7 @@ public enum PAM {
               let depth = fields["DEPTH"].flatMap({ Int($0) }), (1...4).contains(depth),
               let maxval = fields["MAXVAL"].flatMap({ Int($0) }), maxval == 255 || maxval == 65535,
               width >= 0, height >= 0, width <= 1 << 20, height <= 1 << 20 else {
-            throw .malformed("PAM header")
+            throw .malformed(.pam(.header))
         }
         let sampleBytes = maxval == 255 ? 1 : 2
         let needed = width * height * depth * sampleBytes

@@ -17,8 +17,8 @@ struct TestPAMDecoder: ImageDecoder {
         if let failure { throw failure }
         buffered.append(contentsOf: bytes)
         if buffered.count >= 2, buffered[0] != UInt8(ascii: "P") || buffered[1] != UInt8(ascii: "7") {
-            failure = .malformed("signature")
-            throw .malformed("signature")
+            failure = .malformed(.other("signature"))
+            throw .malformed(.other("signature"))
         }
         return .needMoreData
     }
@@ -101,12 +101,12 @@ struct DecoderRegistryTests {
 
     @Test func errorsArePermanent() {
         var decoder = AutoDecoder(registry: registry)
-        #expect(throws: ImageDecodingError.malformed("PAM header")) {
+        #expect(throws: ImageDecodingError.malformed(.pam(.header))) {
             _ = try decoder.append(Array("P7\nWIDTH x\nENDHDR\n".utf8))
             _ = try decoder.finish()
         }
-        #expect(throws: ImageDecodingError.malformed("PAM header")) { _ = try decoder.append([1, 2, 3]) }
-        #expect(throws: ImageDecodingError.malformed("PAM header")) { _ = try decoder.finish() }
+        #expect(throws: ImageDecodingError.malformed(.pam(.header))) { _ = try decoder.append([1, 2, 3]) }
+        #expect(throws: ImageDecodingError.malformed(.pam(.header))) { _ = try decoder.finish() }
     }
 
     @Test func registrationCanBeReplacedAndRemoved() {

@@ -26,13 +26,13 @@ struct GIFCorpusTests {
 
     /// What the broken or hostile files give.
     static let errors: [String: ImageDecodingError] = [
-        "imagersgif_crashtest_issue-117-out-of-range.gif": .malformed("LZW minimum code size 0"),
-        "imagersgif_crashtest_issue-96-small-codesize.gif": .malformed("zero-size logical screen"),
+        "imagersgif_crashtest_issue-117-out-of-range.gif": .malformed(.gif(.lzwMinimumCodeSize(0))),
+        "imagersgif_crashtest_issue-96-small-codesize.gif": .malformed(.gif(.zeroSizeScreen)),
         "imagersgif_crashtest_issue-96-small-codesize-2.gif": .limitExceeded(.pixelsPerFrame),
         "imagersgif_stall_issue-101-infinite-empty-loop.gif": .limitExceeded(.totalBytes),
         "pillow_decompression_bomb.gif": .truncated,
-        "pillow_zero_width.gif": .malformed("zero-size logical screen"),
-        "pillow_issue_2811.gif": .malformed("LZW minimum code size 11"),
+        "pillow_zero_width.gif": .malformed(.gif(.zeroSizeScreen)),
+        "pillow_issue_2811.gif": .malformed(.gif(.lzwMinimumCodeSize(11))),
         "wuffs_hippopotamus.interlaced.truncated.gif": .truncated,
     ]
 

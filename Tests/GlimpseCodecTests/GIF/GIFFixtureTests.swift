@@ -111,7 +111,7 @@ import TestSupport
     @Test func unknownBlockBeforeAnyFrameIsAnError() throws {
         var bytes = Array(try Fixtures.bytes("gif/loop-none.gif").prefix(13 + 12))
         bytes += [0x99, 0x3B]
-        #expect(throws: ImageDecodingError.malformed("unknown block type 0x99")) { try GIF.Decoder.decode(bytes) }
+        #expect(throws: ImageDecodingError.malformed(.gif(.unknownBlock(0x99)))) { try GIF.Decoder.decode(bytes) }
     }
 
     @Test func infoArrivesWithTheLogicalScreenBeforeAnyPixel() throws {

@@ -12,14 +12,14 @@ struct JPEGErrorTests {
 
     @Test("input without SOI is malformed")
     func notJPEG() {
-        #expect(throws: ImageDecodingError.malformed("missing SOI marker")) {
+        #expect(throws: ImageDecodingError.malformed(.jpeg(.missingStartOfImage))) {
             try JPEG.Decoder.decode([0x89, 0x50, 0x4E, 0x47, 0, 0, 0, 0])
         }
     }
 
     @Test("SOI then EOI has no image")
     func noFrame() {
-        #expect(throws: ImageDecodingError.malformed("no frame before EOI")) {
+        #expect(throws: ImageDecodingError.malformed(.jpeg(.missingFrame))) {
             try JPEG.Decoder.decode([0xFF, 0xD8, 0xFF, 0xD9])
         }
     }
@@ -27,9 +27,9 @@ struct JPEGErrorTests {
     @Test("errors are permanent")
     func permanent() {
         var decoder = JPEG.Decoder(options: DecodingOptions())
-        #expect(throws: ImageDecodingError.malformed("missing SOI marker")) { try decoder.append([0x00, 0x01]) }
-        #expect(throws: ImageDecodingError.malformed("missing SOI marker")) { try decoder.append([0xFF, 0xD8]) }
-        #expect(throws: ImageDecodingError.malformed("missing SOI marker")) { try decoder.finish() }
+        #expect(throws: ImageDecodingError.malformed(.jpeg(.missingStartOfImage))) { try decoder.append([0x00, 0x01]) }
+        #expect(throws: ImageDecodingError.malformed(.jpeg(.missingStartOfImage))) { try decoder.append([0xFF, 0xD8]) }
+        #expect(throws: ImageDecodingError.malformed(.jpeg(.missingStartOfImage))) { try decoder.finish() }
     }
 
     @Test("a truncated sequential file keeps the rows decoded so far", arguments: ["pillow-420.jpg", "cjpeg-restart.jpg"])
@@ -122,7 +122,7 @@ struct JPEGErrorTests {
         try #require(bytes[dht + 5] == 0 && bytes[dht + 7] >= 2)
         bytes[dht + 5] = 2
         bytes[dht + 7] -= 2
-        #expect(throws: ImageDecodingError.malformed("bad Huffman table")) { try JPEG.Decoder.decode(bytes) }
+        #expect(throws: ImageDecodingError.malformed(.jpeg(.huffmanTable))) { try JPEG.Decoder.decode(bytes) }
     }
 
     @Test("random corruption never crashes")

@@ -67,7 +67,7 @@ struct JPEGFixtureTests {
     @Test("arithmetic coding is reported as unsupported")
     func arithmetic() throws {
         let bytes = try Fixtures.bytes("jpeg/jpegtran-arithmetic.jpg")
-        #expect(throws: ImageDecodingError.unsupported("arithmetic coding (SOF9)")) {
+        #expect(throws: ImageDecodingError.unsupported(.jpegCodingProcess(marker: 0xC9))) {
             try JPEG.Decoder.decode(bytes)
         }
     }

@@ -71,16 +71,16 @@ struct PNGDecoderTests {
         badZlib[0] = 0x79
         let cases: [([(String, [UInt8])], ImageDecodingError)] = [
             ([("IHDR", Self.ihdr(4, 3)), ("IDAT", badAdler), ("IEND", [])], .checksumMismatch),
-            ([("IHDR", Self.ihdr(4, 3)), ("IDAT", badZlib), ("IEND", [])], .malformed("zlib: incorrect header check")),
+            ([("IHDR", Self.ihdr(4, 3)), ("IDAT", badZlib), ("IEND", [])], .malformed(.png(.zlibHeaderCheck))),
             ([("IHDR", Self.ihdr(4, 3)), ("IDAT", Array(good.prefix(8))), ("IEND", [])], .truncated),
-            ([("IHDR", Self.ihdr(4, 3)), ("IDAT", good), ("CgBI", []), ("IEND", [])], .unsupported("critical chunk CgBI")),
-            ([("IHDR", Self.ihdr(4, 3, depth: 8, type: 3)), ("IDAT", good), ("IEND", [])], .malformed("PLTE missing")),
+            ([("IHDR", Self.ihdr(4, 3)), ("IDAT", good), ("CgBI", []), ("IEND", [])], .unsupported(.pngCriticalChunk(PNG.ChunkType("CgBI")))),
+            ([("IHDR", Self.ihdr(4, 3, depth: 8, type: 3)), ("IDAT", good), ("IEND", [])], .malformed(.png(.missingPalette))),
             ([("IHDR", Self.ihdr(4, 3)), ("IDAT", Array(good.prefix(5))), ("tEXt", [65, 0, 66]),
-              ("IDAT", Array(good.dropFirst(5))), ("IEND", [])], .malformed("IDAT chunks are not consecutive")),
-            ([("IHDR", Self.ihdr(4, 3, interlace: 2)), ("IDAT", good), ("IEND", [])], .malformed("IHDR interlace method 2")),
-            ([("IHDR", Self.ihdr(0, 3)), ("IDAT", good), ("IEND", [])], .malformed("IHDR dimensions 0x3")),
-            ([("IHDR", Self.ihdr(4, 3)), ("IEND", [])], .malformed("no IDAT chunk")),
-            ([("IDAT", good), ("IEND", [])], .malformed("IHDR is not the first chunk")),
+              ("IDAT", Array(good.dropFirst(5))), ("IEND", [])], .malformed(.png(.imageDataNotConsecutive))),
+            ([("IHDR", Self.ihdr(4, 3, interlace: 2)), ("IDAT", good), ("IEND", [])], .malformed(.png(.interlaceMethod(2)))),
+            ([("IHDR", Self.ihdr(0, 3)), ("IDAT", good), ("IEND", [])], .malformed(.png(.dimensions(width: 0, height: 3)))),
+            ([("IHDR", Self.ihdr(4, 3)), ("IEND", [])], .malformed(.png(.missingImageData))),
+            ([("IDAT", good), ("IEND", [])], .malformed(.png(.headerNotFirst))),
         ]
         for (chunks, error) in cases {
             let bytes = Self.file(chunks)
@@ -91,7 +91,7 @@ struct PNGDecoderTests {
         var raw = Self.rawScanlines
         raw[17] = 9
         let badFilter = Self.file([("IHDR", Self.ihdr(4, 3)), ("IDAT", PNG.Deflate.compress(raw, level: 1)), ("IEND", [])])
-        #expect(throws: ImageDecodingError.malformed("filter type 9")) { try PNG.Decoder.decode(badFilter) }
+        #expect(throws: ImageDecodingError.malformed(.png(.filterType(9)))) { try PNG.Decoder.decode(badFilter) }
         // Chunk lengths near 2^31 are never allocated: the file just ends inside them.
         for type in ["IEND", "iCCP", "tEXt", "IDAT"] {
             let huge = Self.file([("IHDR", Self.ihdr(4, 3)), ("IDAT", Self.idat)]) + [0x7F, 0xFF, 0xFF, 0xF0] + Array(type.utf8) + [1, 2, 3]

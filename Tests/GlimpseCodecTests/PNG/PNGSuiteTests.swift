@@ -16,19 +16,19 @@ struct PNGSuiteTests {
 
     /// Each corrupt file and the error it must produce.
     static let corrupt: [(String, ImageDecodingError)] = [
-        ("xs1n0g01.png", .malformed("PNG signature")),
-        ("xs2n0g01.png", .malformed("PNG signature")),
-        ("xs4n0g01.png", .malformed("PNG signature")),
-        ("xs7n0g01.png", .malformed("PNG signature")),
-        ("xcrn0g04.png", .malformed("PNG signature")),
-        ("xlfn0g04.png", .malformed("PNG signature")),
+        ("xs1n0g01.png", .malformed(.png(.signature))),
+        ("xs2n0g01.png", .malformed(.png(.signature))),
+        ("xs4n0g01.png", .malformed(.png(.signature))),
+        ("xs7n0g01.png", .malformed(.png(.signature))),
+        ("xcrn0g04.png", .malformed(.png(.signature))),
+        ("xlfn0g04.png", .malformed(.png(.signature))),
         ("xhdn0g08.png", .checksumMismatch),
-        ("xc1n0g08.png", .malformed("IHDR colour type 1")),
-        ("xc9n2c08.png", .malformed("IHDR colour type 9")),
-        ("xd0n2c08.png", .malformed("IHDR bit depth 0 for colour type 2")),
-        ("xd3n2c08.png", .malformed("IHDR bit depth 3 for colour type 2")),
-        ("xd9n2c08.png", .malformed("IHDR bit depth 99 for colour type 2")),
-        ("xdtn0g01.png", .malformed("no IDAT chunk")),
+        ("xc1n0g08.png", .malformed(.png(.colorType(1)))),
+        ("xc9n2c08.png", .malformed(.png(.colorType(9)))),
+        ("xd0n2c08.png", .malformed(.png(.bitDepth(0, colorType: 2)))),
+        ("xd3n2c08.png", .malformed(.png(.bitDepth(3, colorType: 2)))),
+        ("xd9n2c08.png", .malformed(.png(.bitDepth(99, colorType: 2)))),
+        ("xdtn0g01.png", .malformed(.png(.missingImageData))),
         ("xcsn0g01.png", .checksumMismatch),
     ]
 

@@ -74,7 +74,7 @@ extension GIF {
             while let event = try lexer.next(input, &offset) {
                 switch event {
                 case .screen(let screen):
-                    guard screen.width > 0, screen.height > 0 else { throw .malformed("zero-size logical screen") }
+                    guard screen.width > 0, screen.height > 0 else { throw .malformed(.gif(.zeroSizeScreen)) }
                     try limits.checkDimensions(width: screen.width, height: screen.height)
                     self.screen = screen
                 case .globalColorTable(let rgb):
@@ -107,7 +107,7 @@ extension GIF {
         }
 
         private mutating func startFrame(_ descriptor: ImageDescriptor, localTable: [UInt8]?) throws(ImageDecodingError) {
-            guard let screen else { throw .malformed("image before the logical screen") }
+            guard let screen else { throw .malformed(.gif(.imageBeforeScreen)) }
             try limits.checkFrames(frameCount &+ 1)
             if canvas == nil {
                 try limits.checkBytes(screen.width &* screen.height, of: 4, alreadyUsed: retainedBytes)

@@ -60,7 +60,7 @@ extension GIF {
         /// Starts over for the next frame's data, keeping the table's memory.
         mutating func reset(minimumCodeSize: Int) throws(ImageDecodingError) {
             guard (1...8).contains(minimumCodeSize) else {
-                throw .malformed("LZW minimum code size \(minimumCodeSize)")
+                throw .malformed(.gif(.lzwMinimumCodeSize(minimumCodeSize)))
             }
             clearCode = 1 << minimumCodeSize
             state = State(codeSize: minimumCodeSize + 1, nextCode: clearCode + 2)
@@ -96,7 +96,7 @@ extension GIF {
             }
             self.state = state
             position = pos
-            if badCode >= 0 { throw .malformed("LZW code \(badCode) beyond the table (next \(state.nextCode))") }
+            if badCode >= 0 { throw .malformed(.gif(.lzwCode(badCode, next: state.nextCode))) }
         }
 
         /// The decoding loop, on plain locals so that they live in registers.

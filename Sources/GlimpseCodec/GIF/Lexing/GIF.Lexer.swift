@@ -106,7 +106,7 @@ extension GIF {
                         state = .done
                         return .trailer
                     default:
-                        guard sawImage else { throw .malformed("unknown block type 0x\(String(byte, radix: 16))") }
+                        guard sawImage else { throw .malformed(.gif(.unknownBlock(byte))) }
                         state = .done
                         return .trailer
                     }

@@ -19,7 +19,7 @@ extension GIF {
         static func parse(_ bytes: [UInt8]) throws(ImageDecodingError) -> LogicalScreen {
             guard bytes.count >= 13, bytes[0] == 0x47, bytes[1] == 0x49, bytes[2] == 0x46,
                   bytes[3] == 0x38, bytes[5] == 0x61, bytes[4] == 0x37 || bytes[4] == 0x39
-            else { throw .malformed("not a GIF87a or GIF89a signature") }
+            else { throw .malformed(.gif(.signature)) }
             let flags = bytes[10]
             return LogicalScreen(
                 is89a: bytes[4] == 0x39,

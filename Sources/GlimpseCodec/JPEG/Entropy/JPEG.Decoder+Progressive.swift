@@ -58,7 +58,7 @@ extension JPEG.Decoder {
         }
         self.coefficients = coefficients
         if scan.reader.paddedAtEOF { truncated = true }
-        if step == .coefficientOverflow { throw .malformed("DC coefficient out of range") }
+        if step == .coefficientOverflow { throw .malformed(.jpeg(.dcCoefficientRange)) }
         var recoveries = scan.recoveries
         if scan.reader.badCode { recoveries.append(.huffmanCode) }
         for recovery in recoveries { try recover(recovery) }

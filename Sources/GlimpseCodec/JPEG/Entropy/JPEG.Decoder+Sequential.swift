@@ -120,7 +120,7 @@ extension JPEG.Decoder {
         for recovery in recoveries { try recover(recovery) }
         switch step {
         case .badCode, .coefficientOverflow:
-            throw .malformed("bad Huffman code")
+            throw .malformed(.jpeg(.huffmanCode))
         case .needMoreData:
             return false
         case .decoded:

@@ -39,8 +39,8 @@ extension JPEG {
             let isDC = slot < 4
             let base = slot * Self.stride
             let total = counts.reduce(0, +)
-            guard total <= 256, total == values.count else { throw .malformed("bad Huffman table") }
-            if isDC, values.contains(where: { $0 > 15 }) { throw .malformed("bad DC Huffman symbol") }
+            guard total <= 256, total == values.count else { throw .malformed(.jpeg(.huffmanTable)) }
+            if isDC, values.contains(where: { $0 > 15 }) { throw .malformed(.jpeg(.huffmanDCSymbol)) }
             for i in 0..<Self.stride { storage[base + i] = 0 }
             var code = 0
             var index = 0
@@ -49,7 +49,7 @@ extension JPEG {
                 // No code may be all ones (T.81 §C), which libjpeg checks after
                 // assigning a length's codes. Checked before, so that a table
                 // overflowing its code space never fills lookup entries past the end.
-                guard code &+ n < (1 << length) else { throw .malformed("bad Huffman table") }
+                guard code &+ n < (1 << length) else { throw .malformed(.jpeg(.huffmanTable)) }
                 if n > 0 {
                     storage[base + Self.valoffsetOffset + length] = Int32(index - code)
                     for _ in 0..<n {

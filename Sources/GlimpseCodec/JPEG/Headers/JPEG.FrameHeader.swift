@@ -22,31 +22,31 @@ extension JPEG {
         /// Parses the segment body (after the length field).
         init(parsing body: ArraySlice<UInt8>, marker: UInt8) throws(ImageDecodingError) {
             let b = Array(body)
-            guard b.count >= 6 else { throw .malformed("SOF segment too short") }
+            guard b.count >= 6 else { throw .malformed(.jpeg(.segmentTooShort(marker: marker))) }
             let precision = Int(b[0])
             guard precision == 8 else {
-                if precision == 12 || precision == 16 { throw .unsupported("\(precision)-bit JPEG") }
-                throw .malformed("sample precision \(precision)")
+                if precision == 12 || precision == 16 { throw .unsupported(.jpegSamplePrecision(precision)) }
+                throw .malformed(.jpeg(.samplePrecision(precision)))
             }
             height = Int(b[1]) << 8 | Int(b[2])
             width = Int(b[3]) << 8 | Int(b[4])
             let count = Int(b[5])
             // Height 0 announces a DNL marker after the first scan (T.81 §B.2.5);
             // libjpeg does not support it either.
-            guard height > 0 else { throw .malformed("image height 0 (DNL) is not supported") }
-            guard width > 0 else { throw .malformed("image width 0") }
+            guard height > 0 else { throw .malformed(.jpeg(.zeroHeight)) }
+            guard width > 0 else { throw .malformed(.jpeg(.zeroWidth)) }
             guard (1...4).contains(count) else {
-                if count == 0 { throw .malformed("no components") }
-                throw .unsupported("\(count) colour components")
+                if count == 0 { throw .malformed(.jpeg(.noComponents)) }
+                throw .unsupported(.jpegComponentCount(count))
             }
-            guard b.count >= 6 + 3 * count else { throw .malformed("SOF segment too short") }
+            guard b.count >= 6 + 3 * count else { throw .malformed(.jpeg(.segmentTooShort(marker: marker))) }
             var components: [Component] = []
             for i in 0..<count {
                 let base = 6 + 3 * i
                 let h = Int(b[base + 1] >> 4), v = Int(b[base + 1] & 15)
-                guard (1...4).contains(h), (1...4).contains(v) else { throw .malformed("sampling factor \(h)x\(v)") }
+                guard (1...4).contains(h), (1...4).contains(v) else { throw .malformed(.jpeg(.samplingFactors(horizontal: h, vertical: v))) }
                 let tq = Int(b[base + 2])
-                guard tq < 4 else { throw .malformed("quantisation table \(tq)") }
+                guard tq < 4 else { throw .malformed(.jpeg(.componentQuantizationTable(tq))) }
                 components.append(Component(id: b[base], h: h, v: v, quantTable: tq))
             }
             self.components = components
@@ -73,18 +73,18 @@ extension JPEG {
 
         init(parsing body: ArraySlice<UInt8>, frame: FrameHeader) throws(ImageDecodingError) {
             let b = Array(body)
-            guard let first = b.first else { throw .malformed("SOS segment too short") }
+            guard let first = b.first else { throw .malformed(.jpeg(.segmentTooShort(marker: Marker.sos))) }
             let count = Int(first)
-            guard (1...4).contains(count), b.count >= 1 + 2 * count + 3 else { throw .malformed("bad SOS segment") }
+            guard (1...4).contains(count), b.count >= 1 + 2 * count + 3 else { throw .malformed(.jpeg(.scanHeader)) }
             var components: [Component] = []
             for i in 0..<count {
                 let id = b[1 + 2 * i], tables = b[2 + 2 * i]
                 guard let index = frame.components.firstIndex(where: { $0.id == id }) else {
-                    throw .malformed("scan names unknown component \(id)")
+                    throw .malformed(.jpeg(.scanComponent(id: id)))
                 }
-                guard !components.contains(where: { $0.index == index }) else { throw .malformed("component repeated in scan") }
+                guard !components.contains(where: { $0.index == index }) else { throw .malformed(.jpeg(.repeatedScanComponent)) }
                 let td = Int(tables >> 4), ta = Int(tables & 15)
-                guard td < 4, ta < 4 else { throw .malformed("Huffman table selector") }
+                guard td < 4, ta < 4 else { throw .malformed(.jpeg(.huffmanTableSelector)) }
                 components.append(Component(index: index, dcTable: td, acTable: ta))
             }
             self.components = components
@@ -104,7 +104,7 @@ extension JPEG {
                 }
                 if ah != 0 && al != ah - 1 { bad = true }
                 if al > 13 { bad = true }
-                if bad { throw .malformed("invalid progressive scan parameters Ss=\(ss) Se=\(se) Ah=\(ah) Al=\(al)") }
+                if bad { throw .malformed(.jpeg(.progressionParameters(ss: ss, se: se, ah: ah, al: al))) }
             } else {
                 // Sequential scans always carry the whole band.
                 ss = 0; se = 63; ah = 0; al = 0

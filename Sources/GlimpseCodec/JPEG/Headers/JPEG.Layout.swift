@@ -96,7 +96,7 @@ extension JPEG {
                 } else if maxH % hIn == 0 && maxV % vIn == 0 {
                     upsampling = .replicate(h: maxH / hIn, v: maxV / vIn)
                 } else {
-                    throw .unsupported("fractional sampling factors \(c.h)x\(c.v) of \(maxH)x\(maxV)")
+                    throw .unsupported(.jpegFractionalSampling(horizontal: c.h, vertical: c.v, maxHorizontal: maxH, maxVertical: maxV))
                 }
                 let stride = blocksPerLine * size
                 let rows = blocksPerColumn * size

@@ -26,12 +26,10 @@ extension JPEG {
 
         /// SOF markers of coding processes this decoder does not implement:
         /// lossless, hierarchical, arithmetic (T.81 table B.1).
-        static func unsupportedFrameKind(_ marker: UInt8) -> String? {
+        static func isUnsupportedFrame(_ marker: UInt8) -> Bool {
             switch marker {
-            case 0xC3: "lossless JPEG (SOF3)"
-            case 0xC5, 0xC6, 0xC7: "hierarchical JPEG (SOF\(marker - 0xC0))"
-            case 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF: "arithmetic coding (SOF\(marker - 0xC0))"
-            default: nil
+            case 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF: true
+            default: false
             }
         }
     }

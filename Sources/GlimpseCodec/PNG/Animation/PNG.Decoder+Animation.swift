@@ -23,14 +23,14 @@ extension PNG.Decoder {
             return
         }
         let frame = try PNG.FrameControl(parsing: body, canvasWidth: header.width, canvasHeight: header.height)
-        guard frame.sequence == animation.nextSequence else { throw .malformed("APNG sequence number \(frame.sequence)") }
+        guard frame.sequence == animation.nextSequence else { throw .malformed(.png(.sequenceNumber(frame.sequence))) }
         animation.nextSequence &+= 1
         if animation.current != nil && !animation.currentEmitted {
-            throw animation.currentHasData ? .malformed("APNG frame data incomplete") : .malformed("fcTL without frame data")
+            throw animation.currentHasData ? .malformed(.png(.frameDataIncomplete)) : .malformed(.png(.frameControlWithoutData))
         }
         if stage == .beforeImageData {
             guard frame.x == 0, frame.y == 0, frame.width == header.width, frame.height == header.height else {
-                throw .malformed("the default image's fcTL does not cover the canvas")
+                throw .malformed(.png(.defaultFrameNotCanvas))
             }
         }
         animation.framesStarted &+= 1
@@ -52,7 +52,7 @@ extension PNG.Decoder {
 
     /// Data of an fdAT chunk: its sequence number, then the frame's zlib stream.
     mutating func frameData(_ piece: UnsafeRawBufferPointer) throws(ImageDecodingError) {
-        guard let control = animation.current else { throw .malformed("fdAT without fcTL") }
+        guard let control = animation.current else { throw .malformed(.png(.frameDataWithoutControl)) }
         var piece = piece
         if animation.sequenceBytes.count < 4 {
             let take = min(4 &- animation.sequenceBytes.count, piece.count)
@@ -61,13 +61,13 @@ extension PNG.Decoder {
             if animation.sequenceBytes.count == 4 {
                 let b = animation.sequenceBytes
                 let sequence = Int(UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3]))
-                guard sequence == animation.nextSequence else { throw .malformed("APNG sequence number \(sequence)") }
+                guard sequence == animation.nextSequence else { throw .malformed(.png(.sequenceNumber(sequence))) }
                 animation.nextSequence &+= 1
             }
         }
         guard !piece.isEmpty else { return }
         guard var decoder = animation.frameDecoder, var pixels = animation.frameBuffer else {
-            throw .malformed("fdAT without fcTL")
+            throw .malformed(.png(.frameDataWithoutControl))
         }
         // Taken out of `self` so the buffers stay uniquely referenced while written.
         animation.frameDecoder = nil

@@ -37,7 +37,7 @@ extension PNG {
 
         /// Parses fcTL and checks that the region lies inside the canvas.
         init(parsing data: [UInt8], canvasWidth: Int, canvasHeight: Int) throws(ImageDecodingError) {
-            guard data.count == 26 else { throw .malformed("fcTL length \(data.count)") }
+            guard data.count == 26 else { throw .malformed(.png(.frameControlLength(data.count))) }
             let (values, delays, ops) = data.withUnsafeBytes { raw in
                 ((0..<5).map { Int(raw.bigEndianUInt32(at: $0 * 4)) },
                  (Int(raw.bigEndianUInt16(at: 20)), Int(raw.bigEndianUInt16(at: 22))), (raw[24], raw[25]))
@@ -49,13 +49,13 @@ extension PNG {
             y = values[4]
             delayNumerator = delays.0
             delayDenominator = delays.1
-            guard let dispose = DisposeOp(rawValue: ops.0) else { throw .malformed("fcTL dispose_op \(ops.0)") }
-            guard let blend = BlendOp(rawValue: ops.1) else { throw .malformed("fcTL blend_op \(ops.1)") }
+            guard let dispose = DisposeOp(rawValue: ops.0) else { throw .malformed(.png(.disposeOp(ops.0))) }
+            guard let blend = BlendOp(rawValue: ops.1) else { throw .malformed(.png(.blendOp(ops.1))) }
             self.dispose = dispose
             self.blend = blend
             // Values are below 2^32, so these sums cannot overflow Int.
             guard width > 0, height > 0, x &+ width <= canvasWidth, y &+ height <= canvasHeight else {
-                throw .malformed("fcTL region outside the canvas")
+                throw .malformed(.png(.frameOutsideCanvas))
             }
         }
 

@@ -41,7 +41,7 @@ extension PNG {
                 case .signature:
                     while small.count < 8 {
                         guard let byte = input.first else { return nil }
-                        guard byte == PNG.signature[small.count] else { throw .malformed("PNG signature") }
+                        guard byte == PNG.signature[small.count] else { throw .malformed(.png(.signature)) }
                         small.append(byte)
                         input = UnsafeRawBufferPointer(rebasing: input.dropFirst())
                     }
@@ -53,8 +53,8 @@ extension PNG {
                     type = ChunkType(UInt32(small[4]) << 24 | UInt32(small[5]) << 16 | UInt32(small[6]) << 8 | UInt32(small[7]))
                     small.removeAll(keepingCapacity: true)
                     // PNG §5.3: the length is at most 2^31 - 1.
-                    guard length <= Int(Int32.max) else { throw .malformed("chunk length \(length)") }
-                    guard type.isValid else { throw .malformed("chunk type") }
+                    guard length <= Int(Int32.max) else { throw .malformed(.png(.chunkLength(Int(length)))) }
+                    guard type.isValid else { throw .malformed(.png(.chunkType)) }
                     remaining = length
                     let typeBytes = type.bytes
                     crc = typeBytes.withUnsafeBufferPointer { CZlib.crc32(0, $0.baseAddress, 4) }

@@ -1,7 +1,8 @@
 extension PNG {
     /// A chunk's four-letter type code (PNG §5.3), held as its big-endian value.
-    struct ChunkType: Hashable, Sendable, CustomStringConvertible {
-        let value: UInt32
+    public struct ChunkType: Hashable, Sendable, CustomStringConvertible {
+        /// The four type bytes, big-endian (`IHDR` is 0x4948_4452).
+        public let value: UInt32
 
         init(_ value: UInt32) { self.value = value }
 
@@ -29,7 +30,8 @@ extension PNG {
              UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
         }
 
-        var description: String { String(decoding: bytes, as: UTF8.self) }
+        /// The four letters, e.g. `tEXt`.
+        public var description: String { String(decoding: bytes, as: UTF8.self) }
 
         static let IHDR = ChunkType("IHDR")
         static let PLTE = ChunkType("PLTE")

@@ -39,23 +39,23 @@ extension PNG {
 
         /// Parses and checks the 13 bytes of IHDR.
         init(parsing data: UnsafeRawBufferPointer) throws(ImageDecodingError) {
-            guard data.count == 13 else { throw .malformed("IHDR length \(data.count)") }
+            guard data.count == 13 else { throw .malformed(.png(.headerLength(data.count))) }
             let width = Int(data.bigEndianUInt32(at: 0))
             let height = Int(data.bigEndianUInt32(at: 4))
             // PNG §11.2.2: both dimensions are 1…2^31-1.
             guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
-                throw .malformed("IHDR dimensions \(width)x\(height)")
+                throw .malformed(.png(.dimensions(width: width, height: height)))
             }
             guard let colorType = ColorType(rawValue: data[9]) else {
-                throw .malformed("IHDR colour type \(data[9])")
+                throw .malformed(.png(.colorType(data[9])))
             }
             let bitDepth = Int(data[8])
             guard colorType.allows(bitDepth: bitDepth) else {
-                throw .malformed("IHDR bit depth \(bitDepth) for colour type \(colorType.rawValue)")
+                throw .malformed(.png(.bitDepth(bitDepth, colorType: colorType.rawValue)))
             }
-            guard data[10] == 0 else { throw .malformed("IHDR compression method \(data[10])") }
-            guard data[11] == 0 else { throw .malformed("IHDR filter method \(data[11])") }
-            guard data[12] <= 1 else { throw .malformed("IHDR interlace method \(data[12])") }
+            guard data[10] == 0 else { throw .malformed(.png(.compressionMethod(data[10]))) }
+            guard data[11] == 0 else { throw .malformed(.png(.filterMethod(data[11]))) }
+            guard data[12] <= 1 else { throw .malformed(.png(.interlaceMethod(data[12]))) }
             self.width = width
             self.height = height
             self.bitDepth = bitDepth

@@ -17,25 +17,25 @@ extension PNG.Decoder {
     private mutating func begin(_ type: PNG.ChunkType, length: Int) throws(ImageDecodingError) {
         chunkCount &+= 1
         // PNG §5.6: IHDR first, IEND last, IDAT chunks consecutive, PLTE before IDAT.
-        if chunkCount == 1 && type != .IHDR { throw .malformed("IHDR is not the first chunk") }
+        if chunkCount == 1 && type != .IHDR { throw .malformed(.png(.headerNotFirst)) }
         if type != .IDAT && stage == .inImageData { stage = .afterImageData }
         currentType = type
         switch type {
         case .IHDR:
-            guard chunkCount == 1 else { throw .malformed("second IHDR") }
-            guard length == 13 else { throw .malformed("IHDR length \(length)") }
+            guard chunkCount == 1 else { throw .malformed(.png(.duplicateHeader)) }
+            guard length == 13 else { throw .malformed(.png(.headerLength(length))) }
             lexer.choose(.buffer)
         case .PLTE:
-            guard stage == .beforeImageData else { throw .malformed("PLTE after IDAT") }
-            guard palette == nil else { throw .malformed("second PLTE") }
+            guard stage == .beforeImageData else { throw .malformed(.png(.paletteAfterImageData)) }
+            guard palette == nil else { throw .malformed(.png(.duplicatePalette)) }
             guard length <= 768, length % 3 == 0, length > 0 else {
-                if header?.colorType == .indexed { throw .malformed("PLTE length \(length)") }
+                if header?.colorType == .indexed { throw .malformed(.png(.paletteLength(length))) }
                 lexer.choose(.skip)
                 return
             }
             lexer.choose(.buffer)
         case .IDAT:
-            guard stage != .afterImageData else { throw .malformed("IDAT chunks are not consecutive") }
+            guard stage != .afterImageData else { throw .malformed(.png(.imageDataNotConsecutive)) }
             if stage == .beforeImageData {
                 try startImageData()
                 stage = .inImageData
@@ -46,7 +46,7 @@ extension PNG.Decoder {
             lexer.choose(length == 0 ? .buffer : .skip)
         case .fdAT:
             if animation.isActive && !animation.ignoring && stage == .afterImageData {
-                guard length >= 4 else { throw .malformed("fdAT length \(length)") }
+                guard length >= 4 else { throw .malformed(.png(.frameDataLength(length))) }
                 animation.sequenceBytes = []
                 lexer.choose(.stream)
             } else {
@@ -59,7 +59,7 @@ extension PNG.Decoder {
                 && (try? options.limits.checkBytes(length, alreadyUsed: bytesUsed)) != nil
             lexer.choose(fits ? .buffer : .skip)
         default:
-            if type.isCritical { throw .unsupported("critical chunk \(type)") }
+            if type.isCritical { throw .unsupported(.pngCriticalChunk(type)) }
             lexer.choose(.skip)
         }
     }
@@ -93,7 +93,7 @@ extension PNG.Decoder {
             try frameControl(body)
         case .fdAT:
             if animation.isActive && !animation.ignoring && animation.sequenceBytes.count < 4 {
-                throw .malformed("fdAT without sequence number")
+                throw .malformed(.png(.frameDataLength(animation.sequenceBytes.count)))
             }
         case .gAMA:
             if let value = PNG.Ancillary.gamma(body) { metadata.gamma = value }
@@ -144,8 +144,8 @@ extension PNG.Decoder {
     }
 
     private mutating func startImageData() throws(ImageDecodingError) {
-        guard let header else { throw .malformed("IDAT before IHDR") }
-        if header.colorType == .indexed && palette == nil { throw .malformed("PLTE missing") }
+        guard let header else { throw .malformed(.png(.imageDataBeforeHeader)) }
+        if header.colorType == .indexed && palette == nil { throw .malformed(.png(.missingPalette)) }
         let format = outputFormat
         let working = PNG.ScanlineDecoder.workingBytes(header: header, width: header.width, height: header.height)
         bytesUsed = try options.limits.checkBytes(header.width &* header.height, of: format.bytesPerPixel, alreadyUsed: working)
@@ -181,14 +181,14 @@ extension PNG.Decoder {
     }
 
     private func endOfImage() throws(ImageDecodingError) {
-        guard let scanlines else { throw .malformed("no IDAT chunk") }
+        guard let scanlines else { throw .malformed(.png(.missingImageData)) }
         guard scanlines.rowsDone else { throw .truncated }
         guard animation.isActive, let control = animation.control else { return }
         if animation.current != nil && !animation.currentEmitted {
-            throw animation.currentHasData ? .truncated : .malformed("fcTL without frame data")
+            throw animation.currentHasData ? .truncated : .malformed(.png(.frameControlWithoutData))
         }
         if animation.frames.count < control.frameCount {
-            throw .malformed("acTL declares \(control.frameCount) frames, the file has \(animation.frames.count)")
+            throw .malformed(.png(.frameCount(declared: control.frameCount, found: animation.frames.count)))
         }
     }
 }

@@ -113,7 +113,7 @@ extension PNG {
             if animation.isActive {
                 let wanted = options.firstFrameOnly ? 1 : (animation.control?.frameCount ?? 0)
                 guard animation.frames.count >= wanted, !animation.frames.isEmpty else {
-                    throw status == .complete ? .malformed("APNG frames missing") : .truncated
+                    throw status == .complete ? .malformed(.png(.frameCount(declared: wanted, found: animation.frames.count))) : .truncated
                 }
                 return Image(frames: Array(animation.frames.prefix(wanted)), loopCount: animation.control?.playCount ?? 0,
                              format: .apng, metadata: metadata)

@@ -64,7 +64,7 @@ extension PNG {
         /// the step with the bytes produced before it, so that callers handle
         /// those first: errors then surface in stream order, whatever the chunking.
         func inflateReportingError(input: UnsafeRawBufferPointer, output: UnsafeMutableRawBufferPointer) -> Step {
-            guard valid else { return Step(consumed: 0, produced: 0, ended: false, error: .unsupported("zlib initialisation failed")) }
+            guard valid else { return Step(consumed: 0, produced: 0, ended: false, error: .unsupported(.zlibInitialisation)) }
             guard let inBase = input.baseAddress, let outBase = output.baseAddress, !input.isEmpty || !output.isEmpty else {
                 return Step(consumed: 0, produced: 0, ended: false)
             }
@@ -90,13 +90,13 @@ extension PNG {
                 return Step(consumed: consumed, produced: produced, ended: true)
             case Z_DATA_ERROR:
                 let message = stream.pointee.msg.map { String(cString: $0) } ?? "invalid deflate data"
-                error = message == "incorrect data check" ? .checksumMismatch : .malformed("zlib: \(message)")
+                error = message == "incorrect data check" ? .checksumMismatch : .malformed(.png(.deflateData))
             case Z_NEED_DICT:
-                error = .malformed("zlib: preset dictionary")
+                error = .malformed(.png(.zlibPresetDictionary))
             case Z_MEM_ERROR:
                 error = .limitExceeded(.totalBytes)
             default:
-                error = .malformed("zlib status \(status)")
+                error = .malformed(.png(.deflateData))
             }
             return Step(consumed: consumed, produced: produced, ended: false, error: error)
         }

@@ -173,7 +173,7 @@ extension PNG {
                     pixels.bytes.withUnsafeMutableBytes { out in
                         guard let base = w.baseAddress, let zero = z.baseAddress, let dst = out.baseAddress,
                               rowBytes == width &* pixelBytes, z.count >= outRow, out.count >= height &* outRow else {
-                            failure = .malformed("image buffer does not match the header")
+                            failure = .malformed(.png(.imageBufferMismatch))
                             return
                         }
                         // Rows are complete in the window (filled − next ≥ stride per row used) and the
@@ -266,7 +266,7 @@ extension PNG {
                             }
                             let y = pass.y0 &+ rowInPass &* pass.dy
                             let offset = (y &* width &+ pass.x0) &* outBpp
-                            guard offset >= 0, offset < outputCount else { failure = .malformed("row outside the image"); return }
+                            guard offset >= 0, offset < outputCount else { failure = .malformed(.png(.imageBufferMismatch)); return }
                             // The pass geometry keeps every written pixel inside the `width`-wide frame.
                             expander.expand(row, count: pass.width, into: dst + offset, step: pass.dx &* outBpp)
                             prior = next

@@ -206,7 +206,7 @@ extension PNG.Unfilter {
                 c = b
             }
         default:
-            throw .malformed("filter type \(filter)")
+            throw .malformed(.png(.filterType(filter)))
         }
     }
 

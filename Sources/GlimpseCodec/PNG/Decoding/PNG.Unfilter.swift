@@ -21,7 +21,7 @@ extension PNG {
                 case 3: average(row, prior, count, bpp, from: start)
                 default: paeth(row, prior, count, bpp, from: start)
                 }
-            default: throw .malformed("filter type \(filter)")
+            default: throw .malformed(.png(.filterType(filter)))
             }
         }
 

@@ -64,10 +64,10 @@ extension PNG {
 
         /// RFC 1950 §2.2: method 8 (deflate), window ≤ 32 KiB, FCHECK, no preset dictionary.
         private static func check(header cmf: UInt8, _ flg: UInt8) throws(ImageDecodingError) {
-            guard (UInt16(cmf) << 8 | UInt16(flg)) % 31 == 0 else { throw .malformed("zlib: incorrect header check") }
-            guard cmf & 0x0F == 8 else { throw .malformed("zlib: unknown compression method") }
-            guard cmf >> 4 <= 7 else { throw .malformed("zlib: invalid window size") }
-            guard flg & 0x20 == 0 else { throw .malformed("zlib: preset dictionary") }
+            guard (UInt16(cmf) << 8 | UInt16(flg)) % 31 == 0 else { throw .malformed(.png(.zlibHeaderCheck)) }
+            guard cmf & 0x0F == 8 else { throw .malformed(.png(.zlibCompressionMethod)) }
+            guard cmf >> 4 <= 7 else { throw .malformed(.png(.zlibWindowSize)) }
+            guard flg & 0x20 == 0 else { throw .malformed(.png(.zlibPresetDictionary)) }
         }
     }
 }

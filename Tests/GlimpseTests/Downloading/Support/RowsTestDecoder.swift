@@ -32,8 +32,8 @@ struct RowsTestDecoder: ImageDecoder {
         if let failure { throw failure }
         bytes.append(contentsOf: chunk)
         if bytes.count >= 4, Array(bytes.prefix(4)) != Self.magic {
-            failure = .malformed("magic")
-            throw .malformed("magic")
+            failure = .malformed(.other("magic"))
+            throw .malformed(.other("magic"))
         }
         if let info, bytes.count >= 6 + info.width * info.height * 4 { return .complete }
         return .needMoreData

@@ -1,0 +1,37 @@
+/// Format-independent encoding settings, for code that picks the output format
+/// at run time (``EncoderRegistry/encode(_:as:options:)``): a quality for lossy
+/// formats, which metadata to keep, and optional per-format overrides that
+/// replace everything else for their format.
+public struct EncodingOptions: Sendable, Hashable {
+    /// Which of the image's metadata is written.
+    public enum MetadataPolicy: Sendable, Hashable {
+        /// Nothing besides what the format requires (JPEG still writes JFIF).
+        case none
+        /// The ICC profile only, so colours display as intended.
+        case iccProfile
+        /// Everything the format can carry: ICC profile, EXIF orientation, density…
+        case all
+    }
+
+    /// Quality of lossy formats, 1 (smallest) … 100 (best); JPEG scales the
+    /// ITU T.81 Annex K tables by it as libjpeg does. Lossless formats ignore it.
+    /// Default 75, libjpeg's and cjpeg's default.
+    public var quality: Int
+    /// Default ``MetadataPolicy/iccProfile``.
+    public var metadata: MetadataPolicy
+    /// When set, used as is for JPEG output (``quality`` and ``metadata`` are ignored).
+    public var jpeg: JPEG.EncodingOptions?
+    /// When set, used as is for PNG and APNG output.
+    public var png: PNG.Encoder.Options?
+    /// When set, used as is for GIF output.
+    public var gif: GIF.Encoder.Options?
+
+    public init(quality: Int = 75, metadata: MetadataPolicy = .iccProfile, jpeg: JPEG.EncodingOptions? = nil,
+                png: PNG.Encoder.Options? = nil, gif: GIF.Encoder.Options? = nil) {
+        self.quality = quality
+        self.metadata = metadata
+        self.jpeg = jpeg
+        self.png = png
+        self.gif = gif
+    }
+}
