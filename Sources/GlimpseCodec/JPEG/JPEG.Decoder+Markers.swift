@@ -161,6 +161,11 @@ extension JPEG.Decoder {
         // libjpeg decodes a sequential frame whose first scan holds every component as
         // its only scan (no coefficient buffer), and fails on a second SOS.
         if singleScan { throw .malformed(.jpeg(.scanAfterLastScan)) }
+        if header.components.count > 1 {
+            let blocks = header.components.reduce(0) { $0 + frame.components[$1.index].h * frame.components[$1.index].v }
+            if blocks > 10 { throw .malformed(.jpeg(.mcuSize(blocks: blocks))) }
+        }
+        if header.nonSequentialParameters { try recover(.sequentialScanParameters) }
         if scanCount == 1 {
             singleScan = !frame.progressive && header.components.count == frame.components.count
             try checkColorSpace(frame)
@@ -188,14 +193,18 @@ extension JPEG.Decoder {
         for component in header.components {
             let tq = frame.components[component.index].quantTable
             if !quantLatched[component.index] {
-                guard quantDefined[tq] else { throw .malformed(.jpeg(.undefinedQuantizationTable(tq))) }
+                guard tq < 4, quantDefined[tq] else { throw .malformed(.jpeg(.undefinedQuantizationTable(tq))) }
                 for k in 0..<64 { componentQuant[component.index * 64 + k] = Int32(quantTables[tq * 64 + k]) }
                 quantLatched[component.index] = true
             }
             let needsDC = !frame.progressive || (header.ss == 0 && header.ah == 0)
             let needsAC = !frame.progressive || header.ss > 0
-            if needsDC && !huffman.defined[component.dcTable] { throw .malformed(.jpeg(.undefinedHuffmanTable(isAC: false, index: component.dcTable))) }
-            if needsAC && !huffman.defined[4 + component.acTable] { throw .malformed(.jpeg(.undefinedHuffmanTable(isAC: true, index: component.acTable))) }
+            if needsDC && (component.dcTable > 3 || !huffman.defined[component.dcTable]) {
+                throw .malformed(.jpeg(.undefinedHuffmanTable(isAC: false, index: component.dcTable)))
+            }
+            if needsAC && (component.acTable > 3 || !huffman.defined[4 + component.acTable]) {
+                throw .malformed(.jpeg(.undefinedHuffmanTable(isAC: true, index: component.acTable)))
+            }
         }
         if frame.progressive {
             try checkProgression(header, components: frame.components.count)

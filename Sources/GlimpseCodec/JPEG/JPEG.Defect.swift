@@ -88,8 +88,13 @@ extension JPEG {
         /// An Adobe APP14 colour transform code libjpeg does not know
         /// (JWRN_ADOBE_XFORM); YCbCr (three components) or YCCK (four) is assumed.
         case adobeTransform(UInt8)
+        /// A sequential scan whose Ss, Se, Ah, Al are not 0, 63, 0, 0
+        /// (JWRN_NOT_SEQUENTIAL); the whole band is decoded anyway.
+        case sequentialScanParameters
 
         // Not recoverable (libjpeg fails too).
+        /// An interleaved scan whose MCU holds more than 10 blocks (T.81 §B.2.3; libjpeg's JERR_BAD_MCU_SIZE).
+        case mcuSize(blocks: Int)
         /// A progressive DC value beyond 32 bits (libjpeg's JERR_BAD_DCT_COEF).
         case dcCoefficientRange
         /// A scan after the only scan of a sequential frame whose first scan held
@@ -136,6 +141,8 @@ extension JPEG {
                 "inconsistent progression sequence for component \(component) coefficient \(coefficient)"
             case .jfifVersion(let major, let minor): "unknown JFIF revision \(major).\(minor)"
             case .adobeTransform(let transform): "unknown Adobe colour transform \(transform)"
+            case .sequentialScanParameters: "sequential scan with progressive parameters"
+            case .mcuSize(let blocks): "\(blocks) blocks in an MCU"
             case .dcCoefficientRange: "DC coefficient out of range"
             case .scanAfterLastScan: "another scan after a sequential frame's only scan"
             }

@@ -46,8 +46,8 @@ extension JPEG.Decoder {
                                 scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride, ringRows: c.ringRows,
                                 plane: nil, coefficients: coefficientBase + c.coefficientOffset,
                                 quant: quantBase + sc.index * 64, quant16: nil,
-                                dcTable: tableBase + sc.dcTable * JPEG.HuffmanTables.stride,
-                                acTable: tableBase + (4 + sc.acTable) * JPEG.HuffmanTables.stride)
+                                dcTable: tableBase + (sc.dcTable & 3) * JPEG.HuffmanTables.stride,
+                                acTable: tableBase + (4 + (sc.acTable & 3)) * JPEG.HuffmanTables.stride)
                         }
                         step = Self.decodeProgressive(&scan, bytes: bytes, components: components,
                                                       count: header.components.count, layout: layout,

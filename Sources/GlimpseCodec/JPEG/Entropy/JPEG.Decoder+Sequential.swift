@@ -65,8 +65,8 @@ extension JPEG.Decoder {
                                 scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride, ringRows: c.ringRows,
                                 plane: planeBase + c.planeOffset, coefficients: nil, quant: quantBase + sc.index * 64,
                                 quant16: quant16Base + sc.index * 64,
-                                dcTable: tableBase + sc.dcTable * JPEG.HuffmanTables.stride,
-                                acTable: tableBase + (4 + sc.acTable) * JPEG.HuffmanTables.stride)
+                                dcTable: tableBase + (sc.dcTable & 3) * JPEG.HuffmanTables.stride,
+                                acTable: tableBase + (4 + (sc.acTable & 3)) * JPEG.HuffmanTables.stride)
                         }
                         while scan.row < rows {
                             // While input trickles in, wait until about a row's worth has arrived
