@@ -176,7 +176,15 @@ extension JPEG.Decoder {
             quantLatched = [Bool](repeating: false, count: count)
             planeRowsDone = [Int](repeating: 0, count: count)
             coefficientBits = [Int](repeating: -1, count: count * 10)
-            if frame.progressive {
+            if frame.progressive || !singleScan {
+                // A sequential frame coded in several scans keeps coefficients too: libjpeg
+                // decodes every scan into one coefficient buffer without clearing it, so a
+                // component coded twice keeps the earlier scan's coefficients the later one
+                // leaves zero, and nothing is output before the end of the image.
+                if !frame.progressive {
+                    _ = try options.limits.checkBytes(layout.coefficientCount, of: 2,
+                                                      alreadyUsed: layout.outputWidth * layout.outputHeight * 4)
+                }
                 coefficients = [Int16](repeating: 0, count: layout.coefficientCount)
             } else {
                 if header.components.count == count {
@@ -215,13 +223,13 @@ extension JPEG.Decoder {
         scan = ScanState(header: header, reader: JPEG.BitReader(position: position),
                          restartsLeft: restartInterval, searchPosition: position)
         lastGoodRow = 0
-        phase = frame.progressive ? .progressiveScan : .sequentialScan
+        phase = coefficients.isEmpty ? .sequentialScan : .progressiveScan
     }
 
     mutating func endOfImage() throws(ImageDecodingError) {
         guard frame != nil else { throw .malformed(.jpeg(.missingFrame)) }
         guard scanCount > 0 else { throw .malformed(.jpeg(.missingScan)) }
-        if let layout, !(frame?.progressive ?? false) {
+        if let layout, coefficients.isEmpty {
             // Components a sequential file never coded stay as they are; show every row.
             for c in 0..<planeRowsDone.count { planeRowsDone[c] = layout.components[c].planeHeight }
             renderReadyRows()

@@ -210,7 +210,7 @@ extension JPEG {
         func renderImage(isComplete: Bool) -> Image? {
             guard let frame, let layout, scanCount > 0 else { return nil }
             var pixels: [UInt8]
-            if frame.progressive {
+            if !coefficients.isEmpty {
                 let smoothing = JPEG.BlockSmoothing.applies(coefficientBits: coefficientBits, quant: componentQuant,
                                                             components: layout.components.count)
                 pixels = PixelStorage.uninitializedBytes(count: layout.outputWidth * layout.outputHeight * 4,

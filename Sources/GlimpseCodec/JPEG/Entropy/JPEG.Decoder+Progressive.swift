@@ -51,7 +51,8 @@ extension JPEG.Decoder {
                         }
                         step = Self.decodeProgressive(&scan, bytes: bytes, components: components,
                                                       count: header.components.count, layout: layout,
-                                                      restartInterval: restartInterval)
+                                                      restartInterval: restartInterval,
+                                                      sequential: !(frame?.progressive ?? true))
                     }
                 }
             }
@@ -71,7 +72,7 @@ extension JPEG.Decoder {
 
     static func decodeProgressive(_ scan: inout ScanState, bytes: UnsafeBufferPointer<UInt8>,
                                   components: UnsafeMutablePointer<JPEG.ScanComponent>, count: Int,
-                                  layout: JPEG.Layout, restartInterval: Int) -> JPEG.ScanStep {
+                                  layout: JPEG.Layout, restartInterval: Int, sequential: Bool) -> JPEG.ScanStep {
         let header = scan.header
         let interleaved = count > 1
         let columns = interleaved ? layout.mcusX : components[0].scanBlocksX
@@ -87,7 +88,10 @@ extension JPEG.Decoder {
         return natural.withUnsafeBufferPointer { naturalBuffer -> JPEG.ScanStep in
             // 80 entries: every index below is at most 63 + 16.
             let zigzag = naturalBuffer.baseAddress.unsafelyUnwrapped
-            let refinesDC = header.ss == 0 && header.ah != 0
+            let refinesDC = header.ss == 0 && header.ah != 0 && !sequential
+            let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
+            scratch.initialize(repeating: 0, count: 64)
+            defer { scratch.deallocate() }
             for row in 0..<rows {
                 // libjpeg's iMCU row: a scan of one component has `v` block rows per iMCU row.
                 let iMCURow = interleaved ? row : row / components[0].v
@@ -114,7 +118,17 @@ extension JPEG.Decoder {
                                 let x = column * h + bx, y = row * v + by
                                 // `coefficients` is set for every component of a progressive scan.
                                 let block = c.coefficients.unsafelyUnwrapped + (y * c.blocksPerLine + x) * 64
-                                if header.ss == 0 {
+                                if sequential {
+                                    // The whole band into a cleared block, then over the stored one as
+                                    // libjpeg writes it: DC always, AC where a value was decoded.
+                                    var predictor = predictors[i]
+                                    _ = decodeBlock(&reader, bytes: bytes, final: true, dcTable: c.dcTable, acTable: c.acTable,
+                                                    predictor: &predictor, block: scratch, zigzag: zigzag)
+                                    predictors[i] = predictor
+                                    block[0] = scratch[0]
+                                    for k in 1..<64 where scratch[k] != 0 { block[k] = scratch[k] }
+                                    scratch.update(repeating: 0, count: 64)
+                                } else if header.ss == 0 {
                                     if header.ah == 0 {
                                         var predictor = predictors[i]
                                         let ok = decodeDCFirst(&reader, bytes, c.dcTable, header.al, &predictor, block)
