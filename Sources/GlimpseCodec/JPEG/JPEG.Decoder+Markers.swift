@@ -80,7 +80,8 @@ extension JPEG.Decoder {
         case Marker.dqt:
             try defineQuantTables(body)
         case Marker.dri:
-            guard body.count >= 2 else { throw .malformed(.jpeg(.segmentTooShort(marker: marker))) }
+            // libjpeg's get_dri wants exactly the two bytes of the interval.
+            guard body.count == 2 else { throw .malformed(.jpeg(.segmentTooShort(marker: marker))) }
             restartInterval = Int(body[body.startIndex]) << 8 | Int(body[body.startIndex + 1])
         case Marker.sos:
             try startScan(body)
@@ -92,7 +93,9 @@ extension JPEG.Decoder {
             }
             if scanCount == 0 { collector.collect(marker: marker, body: body) }
             if info != nil { let metadata = self.metadata; info?.metadata = metadata }
-        case Marker.dnl, Marker.dac:
+        case Marker.dac:
+            try checkArithmeticConditioning(body)
+        case Marker.dnl:
             break
         default:
             if Marker.isUnsupportedFrame(marker) { throw .unsupported(.jpegCodingProcess(marker: marker)) }
@@ -113,6 +116,7 @@ extension JPEG.Decoder {
             guard total <= 256, p + 17 + total <= body.endIndex else { throw .malformed(.jpeg(.segmentTooShort(marker: Marker.dht))) }
             let values = Array(body[(p + 17)..<(p + 17 + total)])
             try huffman.define(slot: tc * 4 + th, counts: counts, values: values)
+            tablesFromDHT[tc * 4 + th] = true
             p += 17 + total
         }
     }
@@ -122,7 +126,8 @@ extension JPEG.Decoder {
         var p = body.startIndex
         while p < body.endIndex {
             let precision = Int(body[p] >> 4), tq = Int(body[p] & 15)
-            guard tq <= 3, precision <= 1 else { throw .malformed(.jpeg(.quantizationTableIndex(index: tq, precision: precision))) }
+            // Any non-zero precision nibble means 16-bit values to libjpeg's get_dqt.
+            guard tq <= 3 else { throw .malformed(.jpeg(.quantizationTableIndex(index: tq, precision: precision))) }
             let size = precision == 0 ? 64 : 128
             guard p + 1 + size <= body.endIndex else { throw .malformed(.jpeg(.segmentTooShort(marker: Marker.dqt))) }
             for k in 0..<64 {
@@ -207,11 +212,19 @@ extension JPEG.Decoder {
             }
             let needsDC = !frame.progressive || (header.ss == 0 && header.ah == 0)
             let needsAC = !frame.progressive || header.ss > 0
-            if needsDC && (component.dcTable > 3 || !huffman.defined[component.dcTable]) {
-                throw .malformed(.jpeg(.undefinedHuffmanTable(isAC: false, index: component.dcTable)))
+            // libjpeg supplies the K.3 tables to sequential frames only (jinit_huff_decoder).
+            func usable(_ slot: Int) -> Bool { huffman.defined[slot] && (!frame.progressive || tablesFromDHT[slot]) }
+            if needsDC {
+                guard component.dcTable <= 3, usable(component.dcTable) else {
+                    throw .malformed(.jpeg(.undefinedHuffmanTable(isAC: false, index: component.dcTable)))
+                }
+                if let defect = huffman.defects[component.dcTable] { throw .malformed(.jpeg(defect)) }
             }
-            if needsAC && (component.acTable > 3 || !huffman.defined[4 + component.acTable]) {
-                throw .malformed(.jpeg(.undefinedHuffmanTable(isAC: true, index: component.acTable)))
+            if needsAC {
+                guard component.acTable <= 3, usable(4 + component.acTable) else {
+                    throw .malformed(.jpeg(.undefinedHuffmanTable(isAC: true, index: component.acTable)))
+                }
+                if let defect = huffman.defects[4 + component.acTable] { throw .malformed(.jpeg(defect)) }
             }
         }
         if frame.progressive {
@@ -283,5 +296,22 @@ extension JPEG.Decoder {
             }
         }
         if let warning { try recover(warning) }
+    }
+}
+
+extension JPEG.Decoder {
+    /// DAC (T.81 §B.2.4.3): arithmetic coding is not supported, but libjpeg checks
+    /// the segment wherever it appears (`get_dac`), so a broken one fails here too.
+    func checkArithmeticConditioning(_ body: ArraySlice<UInt8>) throws(ImageDecodingError) {
+        guard body.count % 2 == 0 else { throw .malformed(.jpeg(.segmentTooShort(marker: Marker.dac))) }
+        var p = body.startIndex
+        while p < body.endIndex {
+            let index = body[p], value = body[p + 1]
+            // 16 tables of each class; a DC table's lower bound L may not exceed its upper bound U.
+            guard index < 32, index >= 16 || value & 15 <= value >> 4 else {
+                throw .malformed(.jpeg(.arithmeticConditioning(index: index, value: value)))
+            }
+            p += 2
+        }
     }
 }

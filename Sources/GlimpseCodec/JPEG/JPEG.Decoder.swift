@@ -55,6 +55,8 @@ extension JPEG {
         var failure: ImageDecodingError?
 
         var huffman = HuffmanTables()
+        /// Huffman slots a DHT segment defined (the others hold T.81 §K.3's tables, or nothing).
+        var tablesFromDHT = [Bool](repeating: false, count: 8)
         /// Quantisation tables in natural order, as the DQT defined them.
         var quantTables = [Int16](repeating: 0, count: 4 * 64)
         var quantDefined = [Bool](repeating: false, count: 4)

@@ -93,6 +93,8 @@ extension JPEG {
         case sequentialScanParameters
 
         // Not recoverable (libjpeg fails too).
+        /// A DAC segment with a table index above 31 or a DC bound L above U (libjpeg's JERR_DAC_INDEX, JERR_DAC_VALUE).
+        case arithmeticConditioning(index: UInt8, value: UInt8)
         /// An interleaved scan whose MCU holds more than 10 blocks (T.81 §B.2.3; libjpeg's JERR_BAD_MCU_SIZE).
         case mcuSize(blocks: Int)
         /// A progressive DC value beyond 32 bits (libjpeg's JERR_BAD_DCT_COEF).
@@ -142,6 +144,7 @@ extension JPEG {
             case .jfifVersion(let major, let minor): "unknown JFIF revision \(major).\(minor)"
             case .adobeTransform(let transform): "unknown Adobe colour transform \(transform)"
             case .sequentialScanParameters: "sequential scan with progressive parameters"
+            case .arithmeticConditioning(let index, let value): "DAC table \(index) value \(value)"
             case .mcuSize(let blocks): "\(blocks) blocks in an MCU"
             case .dcCoefficientRange: "DC coefficient out of range"
             case .scanAfterLastScan: "another scan after a sequential frame's only scan"
