@@ -9,9 +9,11 @@ public enum Fixtures {
     /// `Fixtures/` at the repository root.
     public static let directory: URL = repositoryRoot.appendingPathComponent("Fixtures")
 
-    /// `../shared` beside the repository, when present (tests that need it skip otherwise).
+    /// `../shared` beside the repository, when present (tests that need it skip otherwise);
+    /// `GLIMPSE_SHARED` names another place (a worktree whose parent has none).
     public static let shared: URL? = {
-        let url = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared")
+        let url = ProcessInfo.processInfo.environment["GLIMPSE_SHARED"].map { URL(fileURLWithPath: $0) }
+            ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }()
 

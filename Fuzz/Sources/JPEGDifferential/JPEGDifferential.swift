@@ -1,6 +1,5 @@
 import CJPEGReference
 import GlimpseCodec
-import Glibc
 
 /// The `jpeg-diff` target: Glimpse's JPEG decoder in lenient mode against
 /// libjpeg-turbo with refdecode's settings (`--lenient`, what djpeg and browsers
@@ -38,9 +37,8 @@ public enum JPEGDifferential {
                 return "size \(image.pixels.width)x\(image.pixels.height), libjpeg-turbo \(width)x\(height)"
             }
             let count = Int(width) * Int(height) * 4
-            let same = image.pixels.bytes.withUnsafeBufferPointer { ours in
-                ours.count == count && memcmp(ours.baseAddress, rgba, count) == 0
-            }
+            // `rgba` holds width × height × 4 bytes (jpeg_reference_decode allocated them).
+            let same = image.pixels.bytes.elementsEqual(UnsafeBufferPointer(start: rgba, count: count))
             return same ? nil : "pixels differ from libjpeg-turbo's (\(width)x\(height))"
         }
     }

