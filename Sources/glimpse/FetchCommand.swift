@@ -18,7 +18,10 @@ struct FetchCommand: AsyncParsableCommand {
     @Argument(help: "The image URLs (http or https).")
     var urls: [String]
 
-    @Option(help: "Disk cache directory (default: the disk cache's, ~/.cache/glimpse/images).")
+    @Option(help: """
+        Disk cache directory (default: the disk cache's, ~/.cache/glimpse/images). When it cannot be \
+        created or written, a warning says so and only the memory cache is used.
+        """)
     var cacheDir: String?
 
     @Option(help: "Loads in flight at once.")
@@ -39,18 +42,23 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Revalidate cached bytes with the server (If-None-Match / If-Modified-Since).")
     var refresh = false
 
+    @Option(help: "Retries of a transient failure (connection reset, timeout, 408/429/502/503/504), with backoff.")
+    var retries: Int = RetryPolicy.standard.maximumRetries
+
     @Flag(help: "Retry URLs that failed permanently a short while ago.")
     var retryFailed = false
 
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
         if let thumbnail { _ = try PipelineSupport.thumbnail(thumbnail) }
         if cacheOnly, noCache { throw ValidationError("--cache-only and --no-cache exclude each other") }
     }
 
     func run() async throws {
-        let disk: DiskCache? = noCache ? nil : try PipelineSupport.openDisk(cacheDir)
+        let disk: DiskCache? = noCache ? nil : PipelineSupport.openDiskIfWritable(cacheDir)
         var downloaderConfiguration = ImageDownloader.Configuration()
+        downloaderConfiguration.retryPolicy.maximumRetries = retries
         downloaderConfiguration.maximumConcurrentDownloads = concurrency
         let downloader = ImageDownloader(configuration: downloaderConfiguration)
         defer { downloader.invalidate() }

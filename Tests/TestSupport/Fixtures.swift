@@ -9,12 +9,15 @@ public enum Fixtures {
     /// `Fixtures/` at the repository root.
     public static let directory: URL = repositoryRoot.appendingPathComponent("Fixtures")
 
-    /// `../shared` beside the repository, when present (tests that need it skip otherwise);
-    /// `GLIMPSE_SHARED` names another place (a worktree whose parent has none).
+    /// `../shared` beside the repository, when present (tests that need it skip otherwise).
+    /// A worktree one level further down (`wt/<branch>`) finds `../../shared`.
     public static let shared: URL? = {
-        let url = ProcessInfo.processInfo.environment["GLIMPSE_SHARED"].map { URL(fileURLWithPath: $0) }
-            ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared")
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        let parent = repositoryRoot.deletingLastPathComponent()
+        for base in [parent, parent.deletingLastPathComponent()] {
+            let url = base.appendingPathComponent("shared")
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("corpus").path) { return url }
+        }
+        return nil
     }()
 
     /// `../shared/corpus/<subpath>` when present.

@@ -1,7 +1,7 @@
 import Foundation
 import GlimpseCodec
 
-/// `../shared/tools/refdecode` (libjpeg-turbo, libpng, giflib), built on first
+/// `../shared/tools/refdecode` (libjpeg-turbo, libpng, giflib, libwebp), built on first
 /// use into the build folder. Tests that compare against it skip when it cannot
 /// be built (no `../shared`, no C compiler or no -dev packages; `.ci/run`
 /// installs them).
@@ -12,11 +12,13 @@ public enum ReferenceDecoder {
     private static func build() -> URL? {
         guard let source = Fixtures.shared?.appendingPathComponent("tools/refdecode.c"),
               FileManager.default.fileExists(atPath: source.path) else { return nil }
-        let output = Fixtures.repositoryRoot.appendingPathComponent(".build/refdecode")
+        // A separate name from builds made before WebP support, which the date check would keep.
+        let output = Fixtures.repositoryRoot.appendingPathComponent(".build/refdecode-webp")
         if let sourceDate = modificationDate(source), let builtDate = modificationDate(output), builtDate >= sourceDate {
             return output
         }
-        let status = run("/usr/bin/env", ["cc", "-O2", "-o", output.path, source.path, "-ljpeg", "-lpng", "-lgif"])
+        let status = run("/usr/bin/env", ["cc", "-O2", "-DWITH_WEBP", "-o", output.path, source.path,
+                                          "-ljpeg", "-lpng", "-lgif", "-lwebp", "-lwebpdemux"])
         return status?.status == 0 ? output : nil
     }
 

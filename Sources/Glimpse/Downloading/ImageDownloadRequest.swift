@@ -49,14 +49,18 @@ public struct ImageDownloadRequest: Sendable {
     public var options: Options
     /// Decode the body when set; bytes only otherwise.
     public var decoding: Decoding?
+    /// Overrides the downloader's ``ImageDownloader/Configuration/retryPolicy``.
+    /// When callers share a transfer, the first caller's policy governs it.
+    public var retryPolicy: RetryPolicy?
 
     public init(url: URL, priority: ImageDownloadPriority = .normal, headers: [String: String] = [:],
-                options: Options = [], decoding: Decoding? = nil) {
+                options: Options = [], decoding: Decoding? = nil, retryPolicy: RetryPolicy? = nil) {
         self.url = url
         self.priority = priority
         self.headers = headers
         self.options = options
         self.decoding = decoding
+        self.retryPolicy = retryPolicy
     }
 
     /// This request made conditional on a stored copy (RFC 9110 §13.1.2

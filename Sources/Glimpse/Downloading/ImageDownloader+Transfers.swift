@@ -10,9 +10,10 @@ extension ImageDownloader {
     /// request modifier, then hands the task to URLSession.
     func start(_ ids: [TransferID]) {
         for id in ids {
-            let request = state.withLock { $0.registry.beginPreparing(id) }
-            guard let request else { continue }
-            let urlRequest = makeURLRequest(request)
+            let prepared = state.withLock { $0.registry.beginPreparing(id) }
+            guard let (request, attemptHeaders) = prepared else { continue }
+            var urlRequest = makeURLRequest(request)
+            for (name, value) in attemptHeaders { urlRequest.setValue(value, forHTTPHeaderField: name) }
             if let modify = configuration.hooks.modifyRequest {
                 Task { [self] in launch(id, await modify(urlRequest)) }
             } else {

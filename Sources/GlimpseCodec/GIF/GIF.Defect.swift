@@ -16,9 +16,14 @@ extension GIF {
         /// is the code and the next free entry.
         case lzwCode(Int, next: Int)
 
-        // Recovered in lenient mode, as browsers do.
-        /// The data ends inside frame `frame` (0-based); its pixels decoded so far are kept.
-        case truncatedFrame(Int)
+        // Recovered in lenient mode, as browsers do. An ``lzwCode(_:next:)``
+        // ends that frame's data there.
+        /// A frame's LZW data ends (end code or block terminator) before all its
+        /// pixels; the rest of its rectangle keeps what the canvas held.
+        case missingPixels(frame: Int)
+        /// The file ends inside frame `frame` (0-based, counting every frame
+        /// started); its pixels decoded so far are kept.
+        case truncatedFrame(frame: Int)
         /// The file ends without the trailer byte 0x3B (§27).
         case missingTrailer
 
@@ -30,6 +35,7 @@ extension GIF {
             case .unknownBlock(let byte): "unknown block type 0x\(String(byte, radix: 16))"
             case .lzwMinimumCodeSize(let size): "LZW minimum code size \(size)"
             case .lzwCode(let code, let next): "LZW code \(code) beyond the table (next \(next)); the frame's data ends there"
+            case .missingPixels(let frame): "frame \(frame) has fewer pixels than its rectangle"
             case .truncatedFrame(let frame): "data ends inside frame \(frame)"
             case .missingTrailer: "no trailer"
             }

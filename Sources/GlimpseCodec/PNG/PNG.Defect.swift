@@ -98,6 +98,10 @@ extension PNG {
         case imageDataEnded
         /// The file ends without IEND (§11.2.5).
         case missingEnd
+        /// The zlib stream's Adler-32 (RFC 1950 §2.2) does not match the image data,
+        /// all of whose rows were decoded (a strict decoder reports
+        /// ``ImageDecodingError/checksumMismatch``).
+        case imageDataChecksum
 
         public var description: String {
             switch self {
@@ -141,6 +145,7 @@ extension PNG {
             case .ancillaryChecksum(let type): "CRC error in ancillary chunk \(type); chunk dropped"
             case .imageDataEnded: "image data ended early; rows below are transparent"
             case .missingEnd: "no IEND chunk"
+            case .imageDataChecksum: "zlib: incorrect data check after the last row"
             }
         }
     }

@@ -82,15 +82,27 @@ import TestSupport
         #expect(partial.frames.last?.isComplete == false)
         let done = partial.frames.dropLast()
         #expect(done.map { GIFTestHelpers.crc32(GIFTestHelpers.normalised($0.pixels)) } == whole.prefix(done.count).map(\.crc))
-        #expect(throws: ImageDecodingError.truncated) { try decoder.finish() }
-        // Errors are permanent.
-        #expect(throws: ImageDecodingError.truncated) { try decoder.finish() }
-        #expect(throws: ImageDecodingError.truncated) { try GIF.Decoder.decode(bytes) }
+        // Lenient (the default): the finished frames and the cut one, as partialImage() showed them.
+        var copy = decoder
+        let recovered = try copy.finish()
+        #expect(recovered.frames == partial.frames)
+        #expect(recovered.warnings == [DecodingWarning(.gif(.truncatedFrame(frame: partial.frames.count - 1)))])
+        #expect(try GIF.Decoder.decode(bytes) == recovered)
+        // Strict: truncated, and errors are permanent.
+        let strict = DecodingOptions(mode: .strict)
+        var strictDecoder = GIF.Decoder(options: strict)
+        _ = try strictDecoder.append(bytes)
+        #expect(throws: ImageDecodingError.truncated) { try strictDecoder.finish() }
+        #expect(throws: ImageDecodingError.truncated) { try strictDecoder.finish() }
+        #expect(throws: ImageDecodingError.truncated) { try GIF.Decoder.decode(bytes, options: strict) }
     }
 
-    @Test func inputEndingBetweenFramesWithoutTrailerIsAccepted() throws {
-        let image = try GIF.Decoder.decode(try Fixtures.bytes("gif/no-trailer.gif"))
+    @Test func inputEndingBetweenFramesWithoutTrailerWarns() throws {
+        let bytes = try Fixtures.bytes("gif/no-trailer.gif")
+        let image = try GIF.Decoder.decode(bytes)
         #expect(GIFTestHelpers.checksums(image) == Self.expected["transparency.gif"]?.map(\.crc))
+        #expect(image.warnings == [DecodingWarning(.gif(.missingTrailer))])
+        #expect(throws: ImageDecodingError.truncated) { try GIF.Decoder.decode(bytes, options: DecodingOptions(mode: .strict)) }
     }
 
     @Test func inputCutInsideATrailingExtensionKeepsItsFrames() throws {
@@ -98,9 +110,14 @@ import TestSupport
         bytes += [0x21, 0xFE, 0x10, 0x41, 0x42]  // a comment cut short
         let image = try GIF.Decoder.decode(bytes)
         #expect(GIFTestHelpers.checksums(image) == Self.expected["transparency.gif"]?.map(\.crc))
-        // Cut inside the next image descriptor instead: a frame is lost.
+        #expect(image.warnings == [DecodingWarning(.gif(.missingTrailer))])
+        // Cut inside the next image descriptor instead: the frames before it stay.
+        let frames = image.frames.count
         let cut = Array(try Fixtures.bytes("gif/no-trailer.gif")) + [0x2C, 0x00, 0x00]
-        #expect(throws: ImageDecodingError.truncated) { try GIF.Decoder.decode(cut) }
+        let recovered = try GIF.Decoder.decode(cut)
+        #expect(recovered.frames == image.frames)
+        #expect(recovered.warnings == [DecodingWarning(.gif(.truncatedFrame(frame: frames)))])
+        #expect(throws: ImageDecodingError.truncated) { try GIF.Decoder.decode(cut, options: DecodingOptions(mode: .strict)) }
     }
 
     @Test func junkAfterTheLastFrameEndsTheFile() throws {
@@ -193,9 +210,10 @@ import TestSupport
         }
     }
 
-    @Test func pushedInputCutInsideAFrameThrowsTruncated() throws {
+    @Test func pushedInputCutInsideAFrame() throws {
         let bytes = try Fixtures.bytes("gif/truncated.gif")
-        var stream = GIF.FrameIterator(options: DecodingOptions())
+        // Strict: truncated.
+        var stream = GIF.FrameIterator(options: DecodingOptions(mode: .strict))
         stream.append(bytes)
         var count = 0
         while try stream.next() != nil { count += 1 }
@@ -203,6 +221,13 @@ import TestSupport
         #expect(!stream.isFinished)
         stream.endOfInput()
         #expect(throws: ImageDecodingError.truncated) { try stream.next() }
+        // Lenient: the cut frame comes last, as the decoder gives it.
+        var lenient = GIF.FrameIterator(bytes)
+        var frames: [ImageFrame] = []
+        while let frame = try lenient.next() { frames.append(frame) }
+        #expect(lenient.isFinished)
+        #expect(frames == (try GIF.Decoder.decode(bytes)).frames)
+        #expect(lenient.warnings == [DecodingWarning(.gif(.truncatedFrame(frame: count)))])
     }
 
     @Test func frameLimitIsEnforced() throws {

@@ -8,7 +8,7 @@ import Testing
 struct PNGCorpusTests {
     static let directory = Fixtures.corpus("png/misc")
 
-    /// Corrupt by design (corpus README): these must fail.
+    /// Corrupt by design (corpus README): these must fail in strict mode.
     static let mustFail: Set<String> = [
         "pillow_broken.png", "pillow_broken_data_stream.png", "pillow_truncated_image.png",
         "pillow_truncated_end_chunk.png", "wuffs_hippopotamus.regular.truncated.png",
@@ -16,15 +16,22 @@ struct PNGCorpusTests {
         "libpng_crashers_badadler.png", "libpng_crashers_badcrc.png", "libpng_crashers_huge_IDAT.png",
     ]
 
+    /// Files libpng decodes (with its default of dropping an ancillary chunk
+    /// whose CRC is wrong) that strict mode rejects for that CRC.
+    static let badAncillaryChecksum: Set<String> = [
+        "imagers_bugfixes_cicp_pq.png", "imagers_bugfixes_issue_430.png", "pillow_unknown_compression_method.png",
+    ]
+
     @Test("files libpng decodes decode identically; files it rejects are rejected", .enabled(if: directory != nil && ReferenceDecoder.executable != nil))
     func agreesWithLibpng() throws {
         guard let directory = Self.directory else { return }
         let files = Fixtures.files(in: directory, extensions: [".png"])
         #expect(files.count > 300)
+        let strict = DecodingOptions(mode: .strict)
         for file in files {
             let name = file.lastPathComponent
             let bytes = try Fixtures.bytes(at: file)
-            let ours = Result { () throws(ImageDecodingError) in try PNG.Decoder.decode(bytes) }
+            let ours = Result { () throws(ImageDecodingError) in try PNG.Decoder.decode(bytes, options: strict) }
             let mustFail = Self.mustFail.contains(name) || name.hasPrefix("imagers_bugfixes_x_")
                 || name.hasPrefix("libpng_crashers_huge_") || name.hasPrefix("swiftpng_ios_cgbi_")
             if mustFail {
@@ -32,7 +39,15 @@ struct PNGCorpusTests {
                 continue
             }
             if let reference = ReferenceDecoder.decode(file) {
-                #expect(try ours.get().pixels == reference, "\(name)")
+                let lenient = try PNG.Decoder.decode(bytes)
+                #expect(lenient.pixels == reference, "\(name)")
+                if Self.badAncillaryChecksum.contains(name) {
+                    #expect(throws: ImageDecodingError.checksumMismatch, "\(name)") { try ours.get() }
+                    #expect(!lenient.warnings.isEmpty, "\(name)")
+                } else {
+                    #expect(try ours.get().pixels == reference, "\(name)")
+                    #expect(lenient.warnings.isEmpty, "\(name): \(lenient.warnings)")
+                }
             } else {
                 #expect(throws: ImageDecodingError.self, "\(name): libpng rejects it") { try ours.get() }
             }

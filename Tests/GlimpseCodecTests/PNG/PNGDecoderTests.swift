@@ -62,8 +62,11 @@ struct PNGDecoderTests {
         }
     }
 
-    @Test("validation errors")
+    static let strict = DecodingOptions(mode: .strict)
+
+    @Test("validation errors (strict)")
     func validation() throws {
+        let strict = Self.strict
         let good = Self.idat
         var badAdler = good
         badAdler[badAdler.count - 1] ^= 1
@@ -84,22 +87,22 @@ struct PNGDecoderTests {
         ]
         for (chunks, error) in cases {
             let bytes = Self.file(chunks)
-            #expect(throws: error) { try PNG.Decoder.decode(bytes) }
-            #expect(throws: error) { try Chunking.fixed(1).decode(PNG.Decoder.self, bytes).get() }
+            #expect(throws: error) { try PNG.Decoder.decode(bytes, options: strict) }
+            #expect(throws: error) { try Chunking.fixed(1).decode(PNG.Decoder.self, bytes, options: strict).get() }
         }
         // A bad filter type byte.
         var raw = Self.rawScanlines
         raw[17] = 9
         let badFilter = Self.file([("IHDR", Self.ihdr(4, 3)), ("IDAT", PNG.Deflate.compress(raw, level: 1)), ("IEND", [])])
-        #expect(throws: ImageDecodingError.malformed(.png(.filterType(9)))) { try PNG.Decoder.decode(badFilter) }
+        #expect(throws: ImageDecodingError.malformed(.png(.filterType(9)))) { try PNG.Decoder.decode(badFilter, options: strict) }
         // Chunk lengths near 2^31 are never allocated: the file just ends inside them.
         for type in ["IEND", "iCCP", "tEXt", "IDAT"] {
             let huge = Self.file([("IHDR", Self.ihdr(4, 3)), ("IDAT", Self.idat)]) + [0x7F, 0xFF, 0xFF, 0xF0] + Array(type.utf8) + [1, 2, 3]
-            #expect(throws: ImageDecodingError.truncated, "\(type)") { try PNG.Decoder.decode(huge) }
+            #expect(throws: ImageDecodingError.truncated, "\(type)") { try PNG.Decoder.decode(huge, options: strict) }
         }
         // Missing IEND.
-        #expect(throws: ImageDecodingError.truncated) { try PNG.Decoder.decode(Array(Self.valid.dropLast(12))) }
-        #expect(throws: ImageDecodingError.truncated) { try PNG.Decoder.decode([UInt8]()) }
+        #expect(throws: ImageDecodingError.truncated) { try PNG.Decoder.decode(Array(Self.valid.dropLast(12)), options: strict) }
+        #expect(throws: ImageDecodingError.truncated) { try PNG.Decoder.decode([UInt8](), options: strict) }
     }
 
     @Test("lenient where the format allows it")
@@ -111,6 +114,9 @@ struct PNGDecoderTests {
         let image = try PNG.Decoder.decode(bytes)
         #expect(image.pixels == Self.pixels)
         #expect(image.metadata.gamma == nil)
+        #expect(image.warnings == [DecodingWarning(.png(.ancillaryChecksum(PNG.ChunkType("gAMA"))))])
+        #expect(throws: ImageDecodingError.checksumMismatch) { try PNG.Decoder.decode(bytes, options: Self.strict) }
+        #expect(try PNG.Decoder.decode(Self.valid).warnings.isEmpty)
         // Surplus image data after the last row, and bytes after IEND, are ignored.
         let surplus = Self.file([("IHDR", Self.ihdr(4, 3)), ("IDAT", PNG.Deflate.compress(Self.rawScanlines + [1, 2, 3], level: 6)),
                                  ("IEND", [])]) + [0xDE, 0xAD]

@@ -25,7 +25,7 @@ extension GIF {
 
         public init(options: DecodingOptions) {
             self.options = options
-            reader = FrameReader(limits: options.limits)
+            reader = FrameReader(limits: options.limits, mode: options.mode)
         }
 
         public var info: ImageInfo? {
@@ -73,20 +73,29 @@ extension GIF {
             var shown = frames
             if let inProgress = reader.frameInProgress() { shown.append(inProgress) }
             guard !shown.isEmpty else { return nil }
-            return Image(frames: shown, loopCount: loopCount, format: .gif)
+            return Image(frames: shown, loopCount: loopCount, format: .gif, warnings: reader.warnings)
         }
 
-        /// Returns the image. Input that stops outside any frame after at least one
-        /// frame (a missing trailer, a cut trailing comment) is accepted; input that
-        /// stops inside a frame or before the first one throws ``ImageDecodingError/truncated``
-        /// (``partialImage()`` still has what was decoded).
+        /// Returns the image.
+        ///
+        /// Input that stops early is an error in ``DecodingOptions/Mode/strict``
+        /// mode (``ImageDecodingError/truncated``, as giflib's `DGifSlurp` fails
+        /// it). In ``DecodingOptions/Mode/lenient`` mode, as browsers show it, a
+        /// missing trailer only warns, and input cut inside a frame keeps the
+        /// frames before it and that frame's pixels decoded so far
+        /// (``partialImage()``), with a ``GIF/Defect/truncatedFrame(frame:)``
+        /// warning. Input that ends before any frame is begun is `truncated` in
+        /// both modes.
         public mutating func finish() throws(ImageDecodingError) -> Image {
             if let failure { throw failure }
             if !isComplete {
-                guard reader.isBetweenFrames, !frames.isEmpty else {
+                let inProgress = reader.frameInProgress()
+                guard options.mode == .lenient, !frames.isEmpty || inProgress != nil else {
                     failure = .truncated
                     throw .truncated
                 }
+                reader.noteEndOfInput()
+                if let inProgress { frames.append(inProgress) }
                 isComplete = true
             }
             if frames.isEmpty {
@@ -99,7 +108,7 @@ extension GIF {
                     throw error
                 }
             }
-            return Image(frames: frames, loopCount: loopCount, format: .gif)
+            return Image(frames: frames, loopCount: loopCount, format: .gif, warnings: reader.warnings)
         }
 
         /// One-shot decode of a complete file. Unlike the incremental path, it

@@ -28,6 +28,7 @@ extension GIF {
         private var inputEnded: Bool
         private var reader: FrameReader
         private let firstFrameOnly: Bool
+        private let mode: DecodingOptions.Mode
         private var failure: ImageDecodingError?
         /// Whether the last frame has been returned (``next()`` returns `nil` from now on).
         public private(set) var isFinished = false
@@ -36,16 +37,18 @@ extension GIF {
         public init(_ bytes: some Collection<UInt8>, options: DecodingOptions = DecodingOptions()) {
             buffer = Array(bytes)
             inputEnded = true
-            reader = FrameReader(limits: options.limits)
+            reader = FrameReader(limits: options.limits, mode: options.mode)
             firstFrameOnly = options.firstFrameOnly
+            mode = options.mode
         }
 
         /// An iterator fed with ``append(_:)`` as the bytes arrive.
         public init(options: DecodingOptions) {
             buffer = []
             inputEnded = false
-            reader = FrameReader(limits: options.limits)
+            reader = FrameReader(limits: options.limits, mode: options.mode)
             firstFrameOnly = options.firstFrameOnly
+            mode = options.mode
         }
 
         /// Adds the next bytes of the file (push mode). Bytes after ``endOfInput()`` are ignored.
@@ -64,6 +67,9 @@ extension GIF {
 
         /// Canvas size and the rest of the header, once it has been read.
         public var screen: LogicalScreen? { reader.screen }
+
+        /// What a lenient decode recovered from so far (see ``GIF/Decoder``).
+        public var warnings: [DecodingWarning] { reader.warnings }
 
         /// The loop count read so far, as ``Image/loopCount`` reports it
         /// (final once ``isFinished``).
@@ -91,9 +97,12 @@ extension GIF {
                     return nil
                 case .needMoreData:
                     guard inputEnded else { return nil }
-                    guard reader.isBetweenFrames, reader.frameCount > 0 else { throw .truncated }
+                    // As GIF.Decoder.finish(): strict fails, lenient keeps what there is.
+                    let inProgress = reader.frameInProgress()
+                    guard mode == .lenient, reader.frameCount > 0 else { throw .truncated }
+                    reader.noteEndOfInput()
                     isFinished = true
-                    return nil
+                    return inProgress
                 }
             } catch {
                 failure = error

@@ -28,6 +28,11 @@ extension GIF {
         }
 
         let limits: DecodingLimits
+        let mode: DecodingOptions.Mode
+        /// What a lenient decode recovered from so far.
+        private(set) var warnings: [DecodingWarning] = []
+        /// The current frame already has a warning (its data ended at a bad code).
+        private var frameWarned = false
         private var lexer = Lexer()
         private(set) var screen: LogicalScreen?
         private var globalTable: [UInt8]?
@@ -56,13 +61,21 @@ extension GIF {
         /// The trailer was reached.
         private(set) var isAtEnd = false
 
-        init(limits: DecodingLimits) {
+        init(limits: DecodingLimits, mode: DecodingOptions.Mode) {
             self.limits = limits
+            self.mode = mode
         }
 
         /// Whether the input may stop here without losing a frame: no frame is under
         /// way (a missing trailer, or a cut inside a trailing extension, loses nothing).
         var isBetweenFrames: Bool { current == nil && !lexer.isInsideImage }
+
+        /// Records that the input ended here, losing the trailer or (part of) a frame.
+        mutating func noteEndOfInput() {
+            let defect: GIF.Defect = isBetweenFrames ? .missingTrailer
+                : .truncatedFrame(frame: current == nil ? frameCount : frameCount &- 1)
+            warnings.append(DecodingWarning(.gif(defect)))
+        }
 
         /// Bytes of the canvas, once allocated.
         var canvasBytes: Int { canvas.map { $0.pixels.count } ?? 0 }
@@ -97,7 +110,15 @@ extension GIF {
                 case .imageData(let data):
                     try decode(data)
                 case .imageDataEnd:
-                    return .frame(finishFrame())
+                    let index = frameCount &- 1
+                    let frame = finishFrame()
+                    if !frame.isComplete {
+                        // giflib fails such a frame (D_GIF_ERR_EOF_TOO_SOON / IMAGE_DEFECT);
+                        // browsers show the pixels it has.
+                        guard mode == .lenient else { throw .malformed(.gif(.missingPixels(frame: index))) }
+                        if !frameWarned { warnings.append(DecodingWarning(.gif(.missingPixels(frame: index)))) }
+                    }
+                    return .frame(frame)
                 case .trailer:
                     isAtEnd = true
                     return .end
@@ -149,6 +170,7 @@ extension GIF {
             frameWidth = max(1, descriptor.width)
             decoded = 0
             paintedRows = 0
+            frameWarned = false
             current = Current(
                 descriptor: descriptor,
                 table: ColorTable(rgb: localTable ?? globalTable, transparentIndex: frameControl.transparentIndex),
@@ -170,7 +192,14 @@ extension GIF {
                     return nil
                 } catch { return error }
             }
-            if let result { throw result }
+            if let result {
+                // Browsers end the frame's data at a code not yet in the table.
+                guard mode == .lenient, case .malformed(.gif(.lzwCode(_, _))) = result,
+                      case .malformed(let defect) = result else { throw result }
+                warnings.append(DecodingWarning(defect))
+                frameWarned = true
+                lzwActive = false
+            }
             lzw = decoder
             decoded = position
             let rows = position / frameWidth

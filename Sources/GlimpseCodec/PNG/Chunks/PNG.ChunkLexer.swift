@@ -6,9 +6,10 @@ extension PNG {
     ///
     /// The decoder decides per chunk, from its type and length, whether the
     /// data is buffered (small chunks it parses), streamed (image data, passed
-    /// on piece by piece without a copy) or skipped (chunks it does not use,
-    /// whose CRC is then not checked either). A bad CRC on a critical chunk is
-    /// an error; on an ancillary chunk it is reported so the chunk can be dropped.
+    /// on piece by piece without a copy) or skipped (chunks it does not use).
+    /// Every chunk's CRC is checked, as libpng does, skipped ones included: a
+    /// bad CRC on a critical chunk is an error; on an ancillary chunk it is
+    /// reported so that the decoder drops the chunk (lenient) or fails (strict).
     struct ChunkLexer: Sendable {
         enum Disposition: Sendable { case buffer, stream, skip }
 
@@ -74,9 +75,7 @@ extension PNG {
                     let piece = UnsafeRawBufferPointer(rebasing: input[..<count])
                     input = UnsafeRawBufferPointer(rebasing: input[count...])
                     remaining &-= count
-                    if disposition != .skip {
-                        crc = CZlib.crc32(crc, piece.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(count))
-                    }
+                    crc = CZlib.crc32(crc, piece.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(count))
                     switch disposition {
                     case .skip: continue
                     case .buffer: body.append(contentsOf: piece)
@@ -86,7 +85,7 @@ extension PNG {
                     guard fill(4, from: &input) else { return nil }
                     let stored = UInt(small[0]) << 24 | UInt(small[1]) << 16 | UInt(small[2]) << 8 | UInt(small[3])
                     small.removeAll(keepingCapacity: true)
-                    let valid = disposition == .skip || stored == crc
+                    let valid = stored == crc
                     if !valid && type.isCritical { throw .checksumMismatch }
                     phase = .header
                     let data = body

@@ -68,6 +68,9 @@ extension PNG.Decoder {
         guard crcValid else {
             // fdAT is image data already used: its CRC matters like IDAT's.
             if type == .fdAT && animation.isActive { throw .checksumMismatch }
+            // libpng's default for ancillary chunks: warn and drop the chunk.
+            guard options.mode == .lenient else { throw .checksumMismatch }
+            warnings.append(DecodingWarning(.png(.ancillaryChecksum(type))))
             return
         }
         switch type {
@@ -161,7 +164,7 @@ extension PNG.Decoder {
 
     private mutating func streamData(_ piece: UnsafeRawBufferPointer) throws(ImageDecodingError) {
         if currentType == .IDAT {
-            guard var decoder = scanlines, var pixels = image else { return }
+            guard !imageDataClosed, var decoder = scanlines, var pixels = image else { return }
             // Take the buffers out of `self` so they stay uniquely referenced
             // (no copy-on-write) while the decoder writes into them.
             scanlines = nil
@@ -171,7 +174,11 @@ extension PNG.Decoder {
                 image = pixels
             }
             if animation.current != nil { animation.currentHasData = true }
-            try decoder.feed(piece, into: &pixels)
+            do {
+                try decoder.feed(piece, into: &pixels)
+            } catch {
+                try recoverImageData(error, rowsDone: decoder.rowsDone)
+            }
             if decoder.rowsDone, animation.isActive, let control = animation.current, !animation.currentEmitted {
                 try emitFrame(pixels, control: control)
             }
@@ -180,9 +187,25 @@ extension PNG.Decoder {
         }
     }
 
+    /// Lenient: what libpng does with damaged image data. After the last row
+    /// the rest of the stream is only checked (a bad Adler-32 or deflate error
+    /// there is a benign error in libpng: a warning); a stream that ends before
+    /// the last row leaves the rows decoded so far. Anything else stays an error.
+    private mutating func recoverImageData(_ error: ImageDecodingError, rowsDone: Bool) throws(ImageDecodingError) {
+        guard options.mode == .lenient else { throw error }
+        if rowsDone {
+            let defect: PNG.Defect = error == .checksumMismatch ? .imageDataChecksum : .deflateData
+            warnings.append(DecodingWarning(.png(defect)))
+        } else if error != .truncated {
+            throw error
+        }
+        imageDataClosed = true
+    }
+
     private func endOfImage() throws(ImageDecodingError) {
         guard let scanlines else { throw .malformed(.png(.missingImageData)) }
-        guard scanlines.rowsDone else { throw .truncated }
+        // Lenient: IDAT chunks that end before the last row leave the rows so far (see `result()`).
+        guard scanlines.rowsDone || (options.mode == .lenient && !animation.isActive) else { throw .truncated }
         guard animation.isActive, let control = animation.control else { return }
         if animation.current != nil && !animation.currentEmitted {
             throw animation.currentHasData ? .truncated : .malformed(.png(.frameControlWithoutData))

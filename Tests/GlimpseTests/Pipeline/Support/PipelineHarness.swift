@@ -29,6 +29,8 @@ struct PipelineHarness: Sendable {
         let server = try LoopbackHTTPServer()
         var downloaderConfiguration = ImageDownloader.Configuration()
         downloaderConfiguration.timeout = .seconds(5)
+        // One attempt per load, so that request counts mean loads; retries have tests of their own.
+        downloaderConfiguration.retryPolicy = .never
         let downloader = ImageDownloader(configuration: downloaderConfiguration)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("glimpse-pipeline-\(UUID().uuidString)", isDirectory: true)

@@ -1,0 +1,298 @@
+extension WebP {
+    /// Decodes the entropy-coded image streams of a VP8L bitstream (RFC 9649 §5):
+    /// the transforms' headers and sub-images, the colour cache, the prefix codes
+    /// and the LZ77-coded pixels.
+    struct LosslessStreamDecoder {
+        var reader: LosslessBitReader
+        let limits: DecodingLimits
+        /// Bytes of working memory reserved so far against `limits.maxTotalBytes`.
+        private(set) var reservedBytes: Int
+
+        init(reader: LosslessBitReader, limits: DecodingLimits, reservedBytes: Int) {
+            self.reader = reader
+            self.limits = limits
+            self.reservedBytes = reservedBytes
+        }
+
+        /// Counts `count` items of `size` bytes against the byte limit before they
+        /// are allocated.
+        mutating func reserve(_ count: Int, of size: Int) throws(LosslessDefect) {
+            do {
+                reservedBytes &+= try limits.checkBytes(count, of: size, alreadyUsed: reservedBytes)
+            } catch {
+                throw .limitExceeded(.totalBytes)
+            }
+        }
+
+        /// The main image stream (level 0, RFC 9649 §5.1): transforms, colour
+        /// cache, meta prefix codes, then the coded pixels, `codedWidth` wide
+        /// (narrower than `width` when colour indexing bundles pixels).
+        /// `onRows(coded, rows)` is called as rows complete: the first `rows` rows of
+        /// `coded` are final and will not change.
+        mutating func decodeMainImage(width: Int, height: Int,
+                                      onHeader: ([LosslessTransform], Int) throws(LosslessDefect) -> Void,
+                                      onRows: (UnsafePointer<UInt32>, Int) -> Void) throws(LosslessDefect) {
+            var transforms: [LosslessTransform] = []
+            var seen: Set<Int> = []
+            var codedWidth = width
+            while reader.read(1) == 1 {
+                let type = reader.readInt(2)
+                guard seen.insert(type).inserted else { throw .repeatedTransform(type) }
+                let transform = try LosslessTransform.read(type: type, width: codedWidth, height: height, stream: &self)
+                codedWidth = transform.codedWidth
+                transforms.append(transform)
+            }
+            try onHeader(transforms, codedWidth)
+            _ = try decodeEntropyCodedImage(width: codedWidth, height: height, allowMeta: true, onRows: onRows)
+        }
+
+        /// A sub-image (entropy image, predictor or colour transform data, palette):
+        /// no transforms and a single prefix-code group (RFC 9649 §5.1).
+        mutating func decodeSubImage(width: Int, height: Int) throws(LosslessDefect) -> [UInt32] {
+            try decodeEntropyCodedImage(width: width, height: height, allowMeta: false) { _, _ in }
+        }
+
+        private mutating func decodeEntropyCodedImage(width: Int, height: Int, allowMeta: Bool,
+                                                      onRows: (UnsafePointer<UInt32>, Int) -> Void)
+            throws(LosslessDefect) -> [UInt32] {
+            var cacheBits = 0
+            if reader.read(1) == 1 {
+                cacheBits = reader.readInt(4)
+                guard (1...11).contains(cacheBits) else { throw .colorCacheBits(cacheBits) }
+            }
+            let codes = try LosslessCodes.read(width: width, height: height, colorCacheBits: cacheBits,
+                                               allowMeta: allowMeta, stream: &self)
+            let count = width * height
+            try reserve(count, of: 4)
+            var failure: LosslessDefect?
+            // Not zero-filled first: the decoder writes every pixel in order and reads
+            // only pixels it has written (references point back, rows are handed on once
+            // complete); a failed decode's array is dropped with its count set to 0.
+            let pixels = [UInt32](unsafeUninitializedCapacity: count) { pixels, initialized in
+                do throws(LosslessDefect) {
+                    try decodePixels(into: pixels, width: width, codes: codes) { rows in
+                        // Safe: pixels is non-empty (width, height >= 1) and outlives the call.
+                        if let base = pixels.baseAddress { onRows(base, rows) }
+                    }
+                    initialized = count
+                } catch {
+                    failure = error
+                    initialized = 0
+                }
+            }
+            if let failure { throw failure }
+            return pixels
+        }
+
+        /// Decodes `pixels.count` pixels `width` wide: literals, LZ77 backward
+        /// references and colour cache hits (RFC 9649 §5.2), with the checks
+        /// libwebp makes (a reference must stay inside the image, the data must
+        /// not run out).
+        private mutating func decodePixels(into pixels: UnsafeMutableBufferPointer<UInt32>, width: Int,
+                                           codes: LosslessCodes, onRows: (Int) -> Void) throws(LosslessDefect) {
+            let cacheBits = codes.colorCacheBits
+            var cache = [UInt32](repeating: 0, count: 1 << max(cacheBits, 1))
+            var local = reader
+            let defect: LosslessDefect? = codes.tables.withUnsafeBufferPointer { tables in
+                codes.groups.withUnsafeBufferPointer { groups in
+                    codes.entropyImage.withUnsafeBufferPointer { entropy in
+                        cache.withUnsafeMutableBufferPointer { cache in
+                            Self.decodePixels(into: pixels, width: width, tables: tables, groups: groups,
+                                              entropy: entropy, codes: codes, cache: cache, reader: &local,
+                                              onRows: onRows)
+                        }
+                    }
+                }
+            }
+            reader = local
+            if let defect { throw defect }
+            guard !reader.isPastEnd else { throw .endOfData }
+        }
+
+        // swiftlint:disable:next function_body_length
+        private static func decodePixels(into pixels: UnsafeMutableBufferPointer<UInt32>, width: Int,
+                                         tables: UnsafeBufferPointer<UInt32>,
+                                         groups: UnsafeBufferPointer<LosslessCodeGroup>,
+                                         entropy: UnsafeBufferPointer<UInt32>, codes: LosslessCodes,
+                                         cache: UnsafeMutableBufferPointer<UInt32>,
+                                         reader: inout LosslessBitReader,
+                                         onRows: (Int) -> Void) -> LosslessDefect? {
+            guard let out = pixels.baseAddress, let table = tables.baseAddress,
+                  let cachePointer = cache.baseAddress else { return nil }
+            let total = pixels.count
+            let cacheBits = codes.colorCacheBits
+            let cacheShift = UInt32(32 - max(cacheBits, 1))
+            let cacheLimit = 280 + (cacheBits > 0 ? 1 << cacheBits : 0)
+            let usesCache = cacheBits > 0
+            let entropyBits = codes.entropyBits
+            let entropyWidth = codes.entropyWidth
+            let hasEntropyImage = !entropy.isEmpty
+            // Without an entropy image the group never changes: test `x & mask` against
+            // a mask no column reaches.
+            let blockMask = hasEntropyImage ? (1 << entropyBits) - 1 : Int.max
+            let rootBits = LosslessPrefixCode.rootBits
+
+            @inline(__always) func groupAt(_ x: Int, _ y: Int) -> LosslessCodeGroup {
+                guard hasEntropyImage else { return groups[0] }
+                // Safe: x < width and y < height, so the block lies inside the entropy image,
+                // whose values were remapped to indices below groups.count.
+                return groups[Int(entropy[(y >> entropyBits) * entropyWidth + (x >> entropyBits)])]
+            }
+            @inline(__always) func insert(_ pixel: UInt32) {
+                // Safe: the hash keeps the top cacheBits bits, below cache.count.
+                cachePointer[Int((pixel &* 0x1e35_a7bd) >> cacheShift)] = pixel
+            }
+            /// Length and distance prefix codes → values (RFC 9649 §5.2.2).
+            @inline(__always) func prefixValue(_ symbol: Int, _ reader: inout LosslessBitReader) -> Int {
+                if symbol < 4 { return symbol + 1 }
+                let extraBits = (symbol - 2) >> 1
+                let offset = (2 + (symbol & 1)) << extraBits
+                return offset + reader.readInt(extraBits) + 1
+            }
+
+            // The reader lives in registers for the loop and goes back to the caller at the end.
+            var bits = reader
+            defer { reader = bits }
+            var index = 0
+            var x = 0
+            var y = 0
+            // Pixels before `cached` are in the colour cache. Like libwebp, pixels are
+            // added in order at the end of each row and before each cache lookup,
+            // which gives the same cache as adding each pixel as it is decoded.
+            var cached = 0
+            @inline(__always) func fillCache(upTo end: Int) {
+                guard usesCache else { return }
+                while cached < end {
+                    insert(out[cached])
+                    cached &+= 1
+                }
+            }
+
+            var green = table
+            var red = table
+            var blue = table
+            var alpha = table
+            var distance = table
+            var isConstant = false
+            var hasTrivialLiteral = false
+            var literalARB: UInt32 = 0
+            @inline(__always) func select(_ group: LosslessCodeGroup) {
+                // Safe: the offsets are tables built into `tables`.
+                green = table + group.green
+                red = table + group.red
+                blue = table + group.blue
+                alpha = table + group.alpha
+                distance = table + group.distance
+                isConstant = group.isConstant
+                hasTrivialLiteral = group.hasTrivialLiteral
+                literalARB = group.literalARB
+            }
+            @inline(__always) func finishRows() {
+                while x >= width { x &-= width; y &+= 1 }
+                fillCache(upTo: index)
+                onRows(y)
+            }
+            select(groupAt(0, 0))
+
+            while index < total {
+                if x & blockMask == 0 { select(groupAt(x, y)) }
+                if isConstant {
+                    out[index] = literalARB
+                    index &+= 1
+                    x &+= 1
+                    if x == width { finishRows() }
+                    continue
+                }
+                bits.refill()
+                let code = LosslessPrefixCode.decode(green, rootBits: rootBits, &bits)
+                if code < 256 {
+                    let pixel: UInt32
+                    if hasTrivialLiteral {
+                        pixel = literalARB | UInt32(code) << 8
+                    } else {
+                        // 56 bits after the refill cover green and red (15 each); refill before blue.
+                        let r = LosslessPrefixCode.decode(red, rootBits: rootBits, &bits)
+                        bits.refill()
+                        let b = LosslessPrefixCode.decode(blue, rootBits: rootBits, &bits)
+                        let a = LosslessPrefixCode.decode(alpha, rootBits: rootBits, &bits)
+                        pixel = UInt32(a) << 24 | UInt32(r) << 16 | UInt32(code) << 8 | UInt32(b)
+                    }
+                    // Safe: index < total.
+                    out[index] = pixel
+                    index &+= 1
+                    x &+= 1
+                    if x == width { finishRows() }
+                } else if code < 280 {
+                    let length = prefixValue(code - 256, &bits)
+                    bits.refill()
+                    let distanceSymbol = LosslessPrefixCode.decode(distance, rootBits: rootBits, &bits)
+                    bits.refill()
+                    let distanceCode = prefixValue(distanceSymbol, &bits)
+                    let offset = planeDistance(distanceCode, width: width)
+                    if bits.isPastEnd { return .endOfData }
+                    guard offset <= index, length <= total &- index else {
+                        return .invalidBackwardReference(distance: offset, length: length)
+                    }
+                    // Safe: index - offset >= 0 and index + length <= total. Copied one pixel
+                    // at a time in order, so an overlapping reference repeats its pattern.
+                    let target = out + index
+                    if offset >= length {
+                        target.update(from: target - offset, count: length)
+                    } else if offset == 1 {
+                        target.update(repeating: target[-1], count: length)
+                    } else {
+                        var source = target - offset
+                        var to = target
+                        let end = target + length
+                        while to < end {
+                            to.pointee = source.pointee
+                            source += 1
+                            to += 1
+                        }
+                    }
+                    index &+= length
+                    x &+= length
+                    if x >= width { finishRows() }
+                    if index < total { select(groupAt(x, y)) }
+                } else if code < cacheLimit {
+                    if bits.isPastEnd { return .endOfData }
+                    fillCache(upTo: index)
+                    // Safe: code - 280 < 1 << cacheBits = cache.count.
+                    out[index] = cachePointer[code &- 280]
+                    index &+= 1
+                    x &+= 1
+                    if x == width { finishRows() }
+                } else {
+                    return .invalidSymbol(code)
+                }
+            }
+            return nil
+        }
+
+        /// A distance code → a distance in pixels: codes 1...120 name nearby pixels
+        /// through the distance map (RFC 9649 §5.2.2), larger codes count back by
+        /// `code - 120`.
+        @inline(__always)
+        static func planeDistance(_ code: Int, width: Int) -> Int {
+            if code > 120 { return code - 120 }
+            let (dx, dy) = distanceMap[code - 1]
+            return max(1, Int(dx) + Int(dy) * width)
+        }
+
+        /// The (xi, yi) offsets of distance codes 1...120 (RFC 9649 §5.2.2).
+        static let distanceMap: [(Int8, Int8)] = [
+            (0, 1), (1, 0), (1, 1), (-1, 1), (0, 2), (2, 0), (1, 2), (-1, 2), (2, 1), (-2, 1),
+            (2, 2), (-2, 2), (0, 3), (3, 0), (1, 3), (-1, 3), (3, 1), (-3, 1), (2, 3), (-2, 3),
+            (3, 2), (-3, 2), (0, 4), (4, 0), (1, 4), (-1, 4), (4, 1), (-4, 1), (3, 3), (-3, 3),
+            (2, 4), (-2, 4), (4, 2), (-4, 2), (0, 5), (3, 4), (-3, 4), (4, 3), (-4, 3), (5, 0),
+            (1, 5), (-1, 5), (5, 1), (-5, 1), (2, 5), (-2, 5), (5, 2), (-5, 2), (4, 4), (-4, 4),
+            (3, 5), (-3, 5), (5, 3), (-5, 3), (0, 6), (6, 0), (1, 6), (-1, 6), (6, 1), (-6, 1),
+            (2, 6), (-2, 6), (6, 2), (-6, 2), (4, 5), (-4, 5), (5, 4), (-5, 4), (3, 6), (-3, 6),
+            (6, 3), (-6, 3), (0, 7), (7, 0), (1, 7), (-1, 7), (5, 5), (-5, 5), (7, 1), (-7, 1),
+            (4, 6), (-4, 6), (6, 4), (-6, 4), (2, 7), (-2, 7), (7, 2), (-7, 2), (3, 7), (-3, 7),
+            (7, 3), (-7, 3), (5, 6), (-5, 6), (6, 5), (-6, 5), (8, 0), (4, 7), (-4, 7), (7, 4),
+            (-7, 4), (8, 1), (8, 2), (6, 6), (-6, 6), (8, 3), (5, 7), (-5, 7), (7, 5), (-7, 5),
+            (8, 4), (6, 7), (-6, 7), (7, 6), (-7, 6), (8, 5), (7, 7), (-7, 7), (8, 6), (8, 7),
+        ]
+    }
+}
