@@ -35,20 +35,23 @@ extension JPEG.Decoder {
             skippedBeforeMarker += skipped
             return false
         }
-        if skippedBeforeMarker + skipped > 0 {
-            // Counted here, not where the bytes were passed, so that any chunking reports the same.
-            let count = skippedBeforeMarker + skipped
+        // Reported once the marker is taken (not when more input is needed first, which
+        // finds it again), and counted here, so that any chunking reports the same.
+        let pending = skippedBeforeMarker + skipped
+        func take() throws(ImageDecodingError) {
             skippedBeforeMarker = 0
-            try recover(.extraneousBytes(count: count, marker: marker))
+            if pending > 0 { try recover(.extraneousBytes(count: pending, marker: marker)) }
         }
         switch marker {
         case Marker.eoi:
+            try take()
             position = next
             try endOfImage()
             return true
         case Marker.soi:
             throw .malformed(.jpeg(.duplicateStartOfImage))
         case Marker.rst0...Marker.rst7, Marker.tem:
+            try take()
             position = next
             return true
         default:
@@ -57,13 +60,15 @@ extension JPEG.Decoder {
         guard next + 2 <= input.count else { return false }
         let length = Int(input[next]) << 8 | Int(input[next + 1])
         guard length >= 2 else {
-            // libjpeg skips nothing for an APPn/COM length below 2 and resynchronises on the next marker.
-            guard marker >= Marker.app0 else { throw .malformed(.jpeg(.segmentLength(length))) }
+            // libjpeg skips nothing for an APPn/COM (or DNL) length below 2 and resynchronises on the next marker.
+            guard marker >= Marker.app0 || marker == Marker.dnl else { throw .malformed(.jpeg(.segmentLength(length))) }
+            try take()
             position = next + 2
             return true
         }
         let end = next + length
         guard end <= input.count else { return false }
+        try take()
         let body = input[(next + 2)..<end]
         position = end
         try handleSegment(marker: marker, body: body)

@@ -110,12 +110,8 @@ extension JPEG.Decoder {
         rowsRendered = rendered
         planeRowsDone = rowsDone
         if scan.reader.paddedAtEOF { truncated = true }
-        var recoveries = scan.recoveries
+        let recoveries = scan.recoveries
         scan.recoveries = []
-        if scan.reader.badCode {
-            recoveries.append(.huffmanCode)
-            scan.reader.badCode = false
-        }
         self.scan = scan
         for recovery in recoveries { try recover(recovery) }
         switch step {
@@ -235,6 +231,11 @@ extension JPEG.Decoder {
             // Zero bits past the end of the data were consumed: libjpeg finishes this MCU
             // with them and leaves the following ones zero (jdhuff.c `insufficient_data`).
             if reader.count < reader.padded { markInsufficient(&scan, reader) }
+        }
+        // In the row's list, where any chunking puts it (a row is decoded whole or not at all).
+        if reader.badCode {
+            scan.recoveries.append(.huffmanCode)
+            reader.badCode = false
         }
         return .decoded
     }
