@@ -14,11 +14,24 @@ extension WebP {
             var q0 = Lanes(), q1 = Lanes(), q2 = Lanes(), q3 = Lanes()
         }
 
+        // Minimum, maximum and absolute value in shifts and masks only: these
+        // operators compile to vector instructions, while the standard library's
+        // generic pointwiseMin/Max go lane by lane. Lanes hold values far from
+        // the Int16 limits (|v| < 2048), so the differences cannot overflow.
+        @inline(__always) private static func maximum(_ a: Lanes, _ b: Lanes) -> Lanes {
+            let d = b &- a
+            return a &+ (d & ~(d &>> 15))
+        }
+        @inline(__always) private static func minimum(_ a: Lanes, _ b: Lanes) -> Lanes {
+            let d = b &- a
+            return a &+ (d & (d &>> 15))
+        }
         @inline(__always) private static func absoluteDifference(_ a: Lanes, _ b: Lanes) -> Lanes {
-            pointwiseMax(a &- b, b &- a)
+            let d = a &- b, sign = d &>> 15
+            return (d ^ sign) &- sign
         }
         @inline(__always) private static func clamp(_ v: Lanes, _ low: Int16, _ high: Int16) -> Lanes {
-            pointwiseMin(pointwiseMax(v, Lanes(repeating: low)), Lanes(repeating: high))
+            minimum(maximum(v, Lanes(repeating: low)), Lanes(repeating: high))
         }
         @inline(__always) private static func pixel(_ v: Lanes) -> Lanes { clamp(v, 0, 255) }
 
