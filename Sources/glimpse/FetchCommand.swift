@@ -62,11 +62,14 @@ struct FetchCommand: AsyncParsableCommand {
         downloaderConfiguration.maximumConcurrentDownloads = concurrency
         let downloader = ImageDownloader(configuration: downloaderConfiguration)
         defer { downloader.invalidate() }
-        let manager = ImageManager(configuration: ImageManager.Configuration(
+        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
             downloader: downloader, cache: ImageCache(disk: disk)))
-        var options = ImageManager.Options(retryFailed: retryFailed, refreshCached: refresh, fromCacheOnly: cacheOnly,
-                                           memoryCacheOnly: noCache, waitForDiskStore: true)
-        if let thumbnail { options.transformer = try PipelineSupport.thumbnail(thumbnail) }
+        var options: ImageRequest.Options = [.waitForDiskStore]
+        if retryFailed { options.insert(.retryFailed) }
+        if refresh { options.insert(.refreshCached) }
+        if cacheOnly { options.insert(.fromCacheOnly) }
+        if noCache { options.insert(.memoryCacheOnly) }
+        let processors: [any ImageTransformer] = try thumbnail.map { [try PipelineSupport.thumbnail($0)] } ?? []
         if let output {
             do {
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -80,13 +83,15 @@ struct FetchCommand: AsyncParsableCommand {
         var failures = 0
         var done = 0
         let loadOptions = options
+        let loadProcessors = processors
         let texts = urls
         let load: @Sendable (Int) async -> (Int, Result<ImageResult, ImageLoadError>, Double) = { index in
             let start = ContinuousClock.now
             guard let url = URL(string: texts[index]) else { return (index, .failure(.download(.invalidURL)), 0) }
             let result: Result<ImageResult, ImageLoadError>
             do throws(ImageLoadError) {
-                result = .success(try await manager.load(url, options: loadOptions))
+                result = .success(try await pipeline.load(ImageRequest(url: url, processors: loadProcessors,
+                                                                       options: loadOptions)))
             } catch {
                 result = .failure(error)
             }

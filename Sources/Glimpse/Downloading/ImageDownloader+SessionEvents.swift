@@ -128,6 +128,7 @@ extension ImageDownloader {
             case tooLarge(TransferID)
             case progress(TransferID, received: Int64, expected: Int64?,
                           listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)],
+                          pieceListeners: [(TransferRegistry.CallerID, @Sendable ([UInt8]) -> Void)],
                           progressive: ProgressiveDecodingThrottle?)
         }
         let step: Step = state.withLock { state in
@@ -149,8 +150,10 @@ extension ImageDownloader {
                 data.withUnsafeBytes { _ = transfer.machine.receivedBody($0) }
                 transfer.lastActivity = .now
                 var listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)] = []
+                var pieceListeners: [(TransferRegistry.CallerID, @Sendable ([UInt8]) -> Void)] = []
                 for (caller, entry) in transfer.callers {
                     if let progress = entry.callbacks.progress { listeners.append((caller, progress)) }
+                    if let piece = entry.callbacks.data { pieceListeners.append((caller, piece)) }
                 }
                 // Taken out so that decoding runs outside the lock; only this
                 // (serial) delegate queue touches it until it is put back.
@@ -158,7 +161,7 @@ extension ImageDownloader {
                 transfer.progressive = nil
                 step = .progress(id, received: Int64(received),
                                  expected: transfer.machine.expectedLength ?? transfer.response?.expectedContentLength,
-                                 listeners: listeners, progressive: progressive)
+                                 listeners: listeners, pieceListeners: pieceListeners, progressive: progressive)
             }
             return step
         }
@@ -175,7 +178,13 @@ extension ImageDownloader {
                 task.cancel()
             }
             return true
-        case .progress(let id, let received, let expected, let listeners, var progressive):
+        case .progress(let id, let received, let expected, let listeners, let pieceListeners, var progressive):
+            if !pieceListeners.isEmpty {
+                let piece = [UInt8](data)
+                for (caller, listener) in pieceListeners {
+                    deliverIfActive(caller) { listener(piece) }
+                }
+            }
             for (caller, listener) in listeners {
                 deliverIfActive(caller) { listener(received, expected) }
             }
@@ -306,7 +315,7 @@ extension ImageDownloader {
             var retried: [URLSessionDataTask] = []
             for (id, transfer) in state.registry.transfers {
                 guard case .running(let task) = transfer.phase, transfer.pendingRetry == nil,
-                      now - transfer.lastActivity >= timeout else { continue }
+                      now - transfer.lastActivity >= (transfer.request.timeout ?? timeout) else { continue }
                 var waits = false
                 state.registry.update(id) { transfer in
                     if case .wait(let delay, let attempt) = transfer.machine.failed(.timedOut, now: Date(), unitRandom: Self.unitRandom()) {

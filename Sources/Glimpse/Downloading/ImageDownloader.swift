@@ -225,10 +225,14 @@ public final class ImageDownloader: Sendable {
     }
 
     func setPriority(_ priority: ImageDownloadPriority, caller: UInt64) {
-        state.withLock { state in
-            guard let (transfer, effective) = state.registry.setPriority(priority, of: caller) else { return }
+        let running: (URLSessionDataTask, ImageDownloadPriority)? = state.withLock { state in
+            guard let (transfer, effective) = state.registry.setPriority(priority, of: caller) else { return nil }
             state.queue.setPriority(transfer, effective)
+            guard case .running(let task)? = state.registry.read(transfer, { $0.phase }) else { return nil }
+            return (task, effective)
         }
+        // A running transfer keeps its slot; URLSession may still favour it.
+        if let (task, effective) = running { task.priority = effective.sessionPriority }
     }
 
     func isActive(caller: UInt64) -> Bool {

@@ -1,4 +1,4 @@
-extension ImageManager {
+extension ImagePipeline {
     /// One waiter's callbacks. Progress and partial images come before the
     /// completion, which is called exactly once.
     struct LoadCallbacks: Sendable {

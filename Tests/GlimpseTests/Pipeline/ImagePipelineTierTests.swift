@@ -8,38 +8,38 @@ extension PipelineTests {
     /// Loads end to end against a loopback server: which tier answers, and how
     /// many requests the server sees at each stage.
     @Suite(.timeLimit(.minutes(1)))
-    struct ImageManagerTierTests {
+    struct ImagePipelineTierTests {
         @Test func eachTierAnswersInTurnWithOneRequestPerNetworkStage() async throws {
             let harness = try PipelineHarness.make()
             defer { harness.finish() }
             let png = try Fixtures.bytes("png/ct6-d08-seq.png")
             harness.server.setRoute("/a.png", .fixed(.ok(png)))
             let url = harness.url("/a.png")
-            let options = ImageManager.Options(waitForDiskStore: true)
+            let request = ImageRequest(url: url, options: .waitForDiskStore)
 
-            let cold = try await harness.manager.load(url, options: options)
+            let cold = try await harness.pipeline.load(request)
             #expect(cold.tier == .network)
             #expect(cold.image.width == 33 && cold.image.height == 7)
             #expect(cold.data == png)
             #expect(cold.response?.statusCode == 200)
             #expect(harness.requests("/a.png").count == 1)
 
-            let warm = try await harness.manager.load(url, options: options)
+            let warm = try await harness.pipeline.load(request)
             #expect(warm.tier == .memory)
             #expect(warm.image == cold.image)
             #expect(harness.requests("/a.png").count == 1)
 
             harness.cache.clear(.memory)
-            let fromDisk = try await harness.manager.load(url, options: options)
+            let fromDisk = try await harness.pipeline.load(request)
             #expect(fromDisk.tier == .disk)
             #expect(fromDisk.image == cold.image)
             #expect(fromDisk.data == png)
             #expect(fromDisk.cacheMetadata?.originalURL == url.absoluteString)
             #expect(harness.requests("/a.png").count == 1)
-            #expect(try await harness.manager.load(url, options: options).tier == .memory)
+            #expect(try await harness.pipeline.load(request).tier == .memory)
 
             harness.cache.clear(.all)
-            let again = try await harness.manager.load(url, options: options)
+            let again = try await harness.pipeline.load(request)
             #expect(again.tier == .network)
             #expect(harness.requests("/a.png").count == 2)
         }
@@ -53,7 +53,7 @@ extension PipelineTests {
             let paths = (0..<6).map { "/background-\($0).png" }
             for path in paths { harness.server.setRoute(path, .fixed(.ok(png))) }
             for path in paths {
-                #expect(try await harness.manager.load(harness.url(path)).tier == .network)
+                #expect(try await harness.pipeline.load(harness.url(path)).tier == .network)
             }
             await harness.cache.pendingWritesFinished()
             #expect(harness.cache.pendingWriteCount == 0 && harness.cache.pendingWriteBytes == 0)
@@ -64,7 +64,7 @@ extension PipelineTests {
             }
             harness.cache.clear(.memory)
             for path in paths {
-                #expect(try await harness.manager.load(harness.url(path)).tier == .disk)
+                #expect(try await harness.pipeline.load(harness.url(path)).tier == .disk)
                 #expect(harness.requests(path).count == 1)
             }
         }
@@ -78,7 +78,7 @@ extension PipelineTests {
                 status: 200, headers: [("Content-Type", "image/png")],
                 body: .drip(png, chunkSize: 64, interval: .milliseconds(20)))))
             let url = harness.url("/slow.png")
-            let manager = harness.manager
+            let manager = harness.pipeline
             let results = try await withThrowingTaskGroup(of: ImageResult.self) { group in
                 for _ in 0..<8 { group.addTask { try await manager.load(url) } }
                 var results: [ImageResult] = []
@@ -94,11 +94,11 @@ extension PipelineTests {
             let harness = try PipelineHarness.make()
             defer { harness.finish() }
             harness.server.setRoute("/m.png", .fixed(.ok(try Fixtures.bytes("png/size-9x9-seq.png"))))
-            let options = ImageManager.Options(memoryCacheOnly: true, waitForDiskStore: true)
-            #expect(try await harness.manager.load(harness.url("/m.png"), options: options).tier == .network)
+            let request = ImageRequest(url: harness.url("/m.png"), options: [.memoryCacheOnly, .waitForDiskStore])
+            #expect(try await harness.pipeline.load(request).tier == .network)
             #expect(harness.cache.disk?.count == 0)
             harness.cache.clear(.memory)
-            #expect(try await harness.manager.load(harness.url("/m.png"), options: options).tier == .network)
+            #expect(try await harness.pipeline.load(request).tier == .network)
             #expect(harness.requests("/m.png").count == 2)
         }
 
@@ -107,10 +107,10 @@ extension PipelineTests {
             defer { refused.finish() }
             refused.server.setRoute("/no.png", .fixed(.ok(try Fixtures.bytes("png/size-9x9-seq.png"))))
             await #expect(throws: ImageLoadError.notCached) {
-                try await refused.manager.load(refused.url("/no.png"), options: ImageManager.Options(fromCacheOnly: true))
+                try await refused.pipeline.load(ImageRequest(url: refused.url("/no.png"), options: [.fromCacheOnly]))
             }
             await #expect(throws: ImageLoadError.downloadRefused) {
-                try await refused.manager.load(refused.url("/no.png"))
+                try await refused.pipeline.load(refused.url("/no.png"))
             }
             #expect(refused.server.requests.isEmpty)
         }
@@ -124,10 +124,10 @@ extension PipelineTests {
             defer { harness.finish() }
             let png = try Fixtures.bytes("png/ct6-d08-seq.png")
             harness.server.setRoute("/h.png", .fixed(.ok(png)))
-            let loaded = try await harness.manager.load(harness.url("/h.png"))
+            let loaded = try await harness.pipeline.load(harness.url("/h.png"))
             let flipped = try ImageTransformers.Flip(.horizontal).transform(DecoderRegistry.standard.decode(png))
             #expect(loaded.image.pixels == flipped.pixels)
-            #expect(try await harness.manager.load(harness.url("/h.png")).image.pixels == flipped.pixels)
+            #expect(try await harness.pipeline.load(harness.url("/h.png")).image.pixels == flipped.pixels)
         }
 
         @Test func scaleDownUsesJPEGDCTScalingAndResizesOtherFormats() async throws {
@@ -136,15 +136,13 @@ extension PipelineTests {
             harness.server.setRoute("/p.jpg", .fixed(.ok(try Fixtures.bytes("jpeg/pillow-420.jpg"), contentType: "image/jpeg")))
             harness.server.setRoute("/p.png", .fixed(.ok(try Fixtures.bytes("png/ct6-d08-seq.png"))))
             // 40×30 JPEG at a quarter of its pixel bytes: exactly the 1/2 DCT scale.
-            let jpeg = try await harness.manager.load(harness.url("/p.jpg"),
-                                                      options: ImageManager.Options(scaleDownLargeImages: 40 * 30))
+            let jpeg = try await harness.pipeline.load(ImageRequest(url: harness.url("/p.jpg"), maximumPixelBytes: 40 * 30))
             #expect(jpeg.image.width == 20 && jpeg.image.height == 15)
-            let png = try await harness.manager.load(harness.url("/p.png"),
-                                                     options: ImageManager.Options(scaleDownLargeImages: 33 * 7))
+            let png = try await harness.pipeline.load(ImageRequest(url: harness.url("/p.png"), maximumPixelBytes: 33 * 7))
             #expect(png.image.pixels.bytes.count <= 33 * 7)
             #expect(png.image.width >= 1 && png.image.width < 33)
             // The full-size variant is another cache entry.
-            let full = try await harness.manager.load(harness.url("/p.jpg"))
+            let full = try await harness.pipeline.load(harness.url("/p.jpg"))
             #expect(full.image.width == 40)
         }
 
@@ -153,12 +151,12 @@ extension PipelineTests {
             defer { harness.finish() }
             harness.server.setRoute("/anim.gif", .fixed(.ok(try Fixtures.bytes("gif/loop-forever.gif"), contentType: "image/gif")))
             let url = harness.url("/anim.gif")
-            let all = try await harness.manager.load(url, options: ImageManager.Options(waitForDiskStore: true))
+            let all = try await harness.pipeline.load(ImageRequest(url: url, options: [.waitForDiskStore]))
             #expect(all.tier == .network && all.image.frames.count == 2)
-            let first = try await harness.manager.load(url, options: ImageManager.Options(firstFrameOnly: true))
+            let first = try await harness.pipeline.load(ImageRequest(url: url, options: [.firstFrameOnly]))
             #expect(first.tier == .disk && first.image.frames.count == 1)
             #expect(first.image.pixels == all.image.pixels)
-            #expect(try await harness.manager.load(url, options: ImageManager.Options(firstFrameOnly: true)).tier == .memory)
+            #expect(try await harness.pipeline.load(ImageRequest(url: url, options: [.firstFrameOnly])).tier == .memory)
             #expect(harness.requests("/anim.gif").count == 1)
         }
     }

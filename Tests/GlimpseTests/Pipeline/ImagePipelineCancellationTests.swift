@@ -7,7 +7,7 @@ import Testing
 extension PipelineTests {
     /// Cancelling one caller detaches it alone; the download stops with the last.
     @Suite(.timeLimit(.minutes(1)))
-    struct ImageManagerCancellationTests {
+    struct ImagePipelineCancellationTests {
         private func slowRoute(_ harness: PipelineHarness, _ path: String) throws {
             let png = try Fixtures.bytes("png/ct6-d08-seq.png")
             harness.server.setRoute(path, .fixed(LoopbackHTTPServer.Response(
@@ -25,8 +25,8 @@ extension PipelineTests {
             let progress = Collected<Int64>()
             // A job asks the downloader for progress only when a waiter listens as its download
             // starts, which can be before the second load below attaches: the first listens too.
-            let a = harness.manager.load(url, progress: { _, _ in }, completion: { first.append($0) })
-            harness.manager.load(url, progress: { received, _ in progress.append(received) },
+            let a = harness.pipeline.load(url, progress: { _, _ in }, completion: { first.append($0) })
+            harness.pipeline.load(url, progress: { received, _ in progress.append(received) },
                                  completion: { second.append($0) })
             #expect(await harness.server.waitUntil { $0.requests.count == 1 })
             #expect(a.cancel())
@@ -45,7 +45,7 @@ extension PipelineTests {
             defer { harness.finish() }
             try slowRoute(harness, "/last.png")
             let url = harness.url("/last.png")
-            let manager = harness.manager
+            let manager = harness.pipeline
             let tasks = (0..<3).map { _ in Task { try await manager.load(url) } }
             #expect(await harness.server.waitUntil { $0.requests.count == 1 })
             for task in tasks { task.cancel() }
@@ -55,7 +55,7 @@ extension PipelineTests {
             #expect(await eventually { harness.downloader.waitingCallerCount == 0 })
             #expect(await harness.server.waitUntil { !$0.abortedByClient.isEmpty || !$0.closedConnections.isEmpty })
             // Nothing was cached, and a new load starts a new download.
-            #expect(harness.cache.memory.count == 0)
+            #expect(harness.cache.memory.imageCount == 0)
             #expect(try await manager.load(url).tier == .network)
             #expect(harness.server.requests.count == 2)
         }
@@ -66,7 +66,7 @@ extension PipelineTests {
             try slowRoute(harness, "/progressive.png")
             let partials = Collected<Image>()
             let done = Collected<Result<ImageResult, ImageLoadError>>()
-            harness.manager.load(harness.url("/progressive.png"), options: ImageManager.Options(progressive: true),
+            harness.pipeline.load(ImageRequest(url: harness.url("/progressive.png"), options: .progressive),
                                  partialImage: { image in
                                      // Nothing may follow the completion.
                                      if done.values.isEmpty { partials.append(image) } else { Issue.record("late partial") }
