@@ -24,7 +24,7 @@ let package = Package(
         .target(
             name: "GlimpseCodec",
             dependencies: ["CZlib"],
-            exclude: ["GIF/README.md", "JPEG/README.md", "PNG/README.md"]
+            exclude: ["GIF/README.md", "JPEG/README.md", "PNG/README.md", "WebP/README.md"]
         ),
         .target(name: "GlimpseCache"),
         .target(name: "Glimpse", dependencies: ["GlimpseCodec", "GlimpseCache"]),
@@ -42,6 +42,9 @@ let package = Package(
         ),
         // Child process for the disk cache's crash and multi-process tests (not a product).
         .executableTarget(name: "glimpse-cache-stress", dependencies: ["GlimpseCache"]),
+        // A codec-only program (no Foundation) for the minimal-container smoke test and its size
+        // budget (.ci/smoke-container.sh); not a product.
+        .executableTarget(name: "glimpse-codec-smoke", dependencies: ["GlimpseCodec"]),
         .target(name: "TestSupport", dependencies: ["GlimpseCodec", "LoopbackHTTPServer"], path: "Tests/TestSupport"),
         .testTarget(name: "GlimpseCodecTests", dependencies: ["GlimpseCodec", "TestSupport"]),
         .testTarget(name: "GlimpseCacheTests", dependencies: ["GlimpseCache", "TestSupport"]),

@@ -107,6 +107,28 @@ extension LoopbackHTTPServer {
             return Array(text.utf8)
         }
 
+        /// Sends `bytes` `chunkSize` at a time with `interval` between pieces.
+        private func drip(_ bytes: [UInt8], chunkSize: Int, interval: Duration) -> Bool {
+            var offset = 0
+            let step = max(1, chunkSize)
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + step)
+                guard sendAll(Array(bytes[offset..<end])) else { return false }
+                offset = end
+                if offset < bytes.count, !pause(interval) { return false }
+            }
+            return true
+        }
+
+        /// Closes with a TCP reset (RST) instead of a FIN.
+        private func reset() -> Outcome {
+            // Give the client a moment to read what was sent before the RST discards it.
+            pause(.milliseconds(20))
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            return .close
+        }
+
         private func write(_ response: Response, method: String) -> Outcome {
             let bodyless = method == "HEAD" || response.status == 304 || response.status == 204
             switch response.body {
@@ -123,29 +145,20 @@ extension LoopbackHTTPServer {
                 }
                 return sendAll(Array("0\r\n\r\n".utf8)) ? .keepAlive : .peerGone
             case .drip(let bytes, let chunkSize, let interval):
-                guard sendAll(head(response, framing: "Content-Length: \(bytes.count)")) else { return .peerGone }
-                var offset = 0
-                let step = max(1, chunkSize)
-                while offset < bytes.count {
-                    let end = min(bytes.count, offset + step)
-                    guard sendAll(Array(bytes[offset..<end])) else { return .peerGone }
-                    offset = end
-                    if offset < bytes.count {
-                        guard pause(interval) else { return .peerGone }
-                    }
-                }
+                guard sendAll(head(response, framing: "Content-Length: \(bytes.count)")),
+                      drip(bytes, chunkSize: chunkSize, interval: interval) else { return .peerGone }
                 return .keepAlive
             case .stall(let declaredLength, let limit):
                 let framing = declaredLength.map { "Content-Length: \($0)" }
                 guard sendAll(head(response, framing: framing)) else { return .peerGone }
                 return pause(limit) ? .close : .peerGone
+            case .dripReset(let prefix, let declaredLength, let chunkSize, let interval):
+                guard sendAll(head(response, framing: "Content-Length: \(declaredLength)")),
+                      drip(prefix, chunkSize: chunkSize, interval: interval) else { return .peerGone }
+                return reset()
             case .reset(let prefix, let declaredLength):
                 guard sendAll(head(response, framing: "Content-Length: \(declaredLength)")), sendAll(prefix) else { return .peerGone }
-                // Give the client a moment to read the prefix before the RST discards it.
-                pause(.milliseconds(20))
-                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-                setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-                return .close
+                return reset()
             case .lying(let declaredLength, let bytes):
                 guard sendAll(head(response, framing: "Content-Length: \(declaredLength)")), sendAll(bytes) else { return .peerGone }
                 return .close

@@ -18,6 +18,9 @@ extension LoopbackHTTPServer {
             /// Sends `prefix` of a body declared `declaredLength` long, then resets
             /// the connection (SO_LINGER 0: an RST, not a FIN).
             case reset(prefix: [UInt8], declaredLength: Int)
+            /// Like ``drip(_:chunkSize:interval:)`` for `prefix`, then like ``reset(prefix:declaredLength:)``:
+            /// a transfer cut part-way on a slow link.
+            case dripReset(prefix: [UInt8], declaredLength: Int, chunkSize: Int, interval: Duration)
             /// Declares `declaredLength` but sends `bytes` (shorter or longer),
             /// then closes the connection.
             case lying(declaredLength: Int, bytes: [UInt8])

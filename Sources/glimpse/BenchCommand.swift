@@ -12,9 +12,10 @@ struct BenchCommand: ParsableCommand {
         Each file is read into memory and decoded N times, every frame decoded and composed. \
         One CSV line per file: glimpse,FILE,FORMAT,WIDTH,HEIGHT,FRAMES,MEDIAN_MS,MPIX_PER_S.
 
-        An animated GIF is walked with GIF.FrameIterator and each composed frame is dropped \
-        once produced: the work refdecode does with giflib, which composes every frame onto \
-        one canvas. --keep-frames times the whole Image instead, every composed frame kept.
+        A GIF or WebP is walked with GIF.FrameIterator or WebP.FrameIterator and each composed \
+        frame is dropped once produced: the work refdecode does with giflib and libwebp's \
+        WebPAnimDecoder, which compose every frame onto one canvas. --keep-frames times the \
+        whole Image instead, every composed frame kept.
         """
     )
 
@@ -30,7 +31,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Feed the decoder in chunks of this many bytes instead of all at once.", valueName: "BYTES"))
     var chunkSize: Int?
 
-    @Flag(help: "Keep every composed frame of an animated GIF (the whole Image) instead of streaming them.")
+    @Flag(help: "Keep every composed frame of an animated GIF or WebP (the whole Image) instead of streaming them.")
     var keepFrames = false
 
     func validate() throws {
@@ -56,7 +57,8 @@ struct BenchCommand: ParsableCommand {
     private func measure(_ file: String, options: DecodingOptions) throws(CommandFailure) -> String {
         let bytes = try ImageFiles.read(file)
         let clock = ContinuousClock()
-        let streams = !keepFrames && FormatSniffer.sniff(bytes, atEnd: true).format == .gif
+        let format = FormatSniffer.sniff(bytes, atEnd: true).format
+        let streams = !keepFrames && (format == .gif || format == .webp)
         var times: [Double] = []
         var last: Decoded?
         for _ in 0..<iterations {
@@ -65,7 +67,13 @@ struct BenchCommand: ParsableCommand {
             last = nil
             let start = clock.now
             do throws(ImageDecodingError) {
-                last = streams ? try stream(bytes, options: options) : Decoded(try decode(bytes, options: options))
+                if !streams {
+                    last = Decoded(try decode(bytes, options: options))
+                } else if format == .webp {
+                    last = try streamWebP(bytes, options: options)
+                } else {
+                    last = try stream(bytes, options: options)
+                }
             } catch {
                 throw CommandFailure("\(file): \(error)")
             }
@@ -131,6 +139,29 @@ struct BenchCommand: ParsableCommand {
         while try iterator.next() != nil { frames += 1 }
         // Every frame is the whole canvas, as in the decoded Image.
         return Decoded(format: .gif, width: iterator.screen?.width ?? 0, height: iterator.screen?.height ?? 0,
+                       frames: frames)
+    }
+
+    /// Decodes and composes every frame of a WebP (one for a still image), dropping each one
+    /// as soon as it is produced.
+    private func streamWebP(_ bytes: [UInt8], options: DecodingOptions) throws(ImageDecodingError) -> Decoded {
+        var frames = 0
+        var iterator: WebP.FrameIterator
+        if let chunkSize {
+            iterator = WebP.FrameIterator(options: options)
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(offset + chunkSize, bytes.count)
+                iterator.append(bytes[offset..<end])
+                offset = end
+                while try iterator.next() != nil { frames += 1 }
+            }
+            iterator.endOfInput()
+        } else {
+            iterator = WebP.FrameIterator(bytes, options: options)
+        }
+        while try iterator.next() != nil { frames += 1 }
+        return Decoded(format: .webp, width: iterator.canvasSize?.width ?? 0, height: iterator.canvasSize?.height ?? 0,
                        frames: frames)
     }
 }

@@ -22,7 +22,10 @@ struct BenchDownloadCommand: AsyncParsableCommand {
         and each receives the whole body. With --feed queue the downloader instead gets every request at once \
         and its own queue keeps CONCURRENCY running. \
         Then CALLERS callers ask for URLS URLs at once through a fresh downloader. Prints CSV lines \
-        download,<name>,<value>,<unit> for glimpse (MB/s), urlsession (MB/s) and coalesced-requests.
+        download,<name>,<value>,<unit> for glimpse (MB/s), urlsession (MB/s) and coalesced-requests. \
+        With --reset-fraction F, instead serves the images over a paced link (--link-rate MB/s per connection) \
+        that cuts each attempt half-way with probability F, and prints faulty-goodput (MB/s of whole images, \
+        with resumption), faulty-goodput-no-resume, and faulty-complete (images that arrived byte for byte).
         """
     )
 
@@ -66,13 +69,24 @@ struct BenchDownloadCommand: AsyncParsableCommand {
     @Option(help: "Distinct URLs the callers ask for.")
     var urls: Int = 10
 
+    @Option(help: ArgumentHelp("Instead: cut this fraction of transfers half-way and compare goodput with and without resumption.",
+                               valueName: "F"))
+    var resetFraction: Double?
+
+    @Option(help: "With --reset-fraction: the simulated link's speed per connection, MB/s (0: unthrottled).")
+    var linkRate: Int = 16
+
     func validate() throws {
         guard count >= 1, size >= 1, concurrency >= 1, rounds >= 1, callers >= 1, urls >= 1 else {
             throw ValidationError("every count must be at least 1")
         }
+        if let resetFraction, !(0..<1).contains(resetFraction) {
+            throw ValidationError("--reset-fraction must be in 0..<1")
+        }
     }
 
     func run() async throws {
+        if let resetFraction { return try await runFaulty(fraction: resetFraction) }
         let bodies = (0..<count).map { index in
             // Distinct images: the same noise with the index stamped in front.
             var body = (0..<size).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }
@@ -255,7 +269,7 @@ struct BenchDownloadCommand: AsyncParsableCommand {
         return server.requests.count
     }
 
-    private func median(_ values: [Double]) -> Double {
+    func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2

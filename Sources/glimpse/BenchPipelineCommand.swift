@@ -109,8 +109,8 @@ struct BenchPipelineCommand: AsyncParsableCommand {
     }
 
     private func memoryHits(_ fixtureServer: FixtureServer, downloader: ImageDownloader) async throws -> Double {
-        let manager = ImageManager(configuration: ImageManager.Configuration(downloader: downloader,
-                                                                             cache: ImageCache(disk: nil)))
+        let manager = ImagePipeline(configuration: ImagePipeline.Configuration(downloader: downloader,
+                                                                               cache: ImageCache(disk: nil)))
         guard let file = fixtureServer.files.first else { return 0 }
         let url = fixtureServer.url(file)
         _ = try await manager.load(url)
@@ -133,7 +133,7 @@ struct BenchPipelineCommand: AsyncParsableCommand {
         let cacheDirectory = scratch.appendingPathComponent(UUID().uuidString, isDirectory: true)
         let disk = memoryOnly ? nil : try DiskCache(configuration: DiskCache.Configuration(directory: cacheDirectory))
         let cache = ImageCache(disk: disk)
-        let manager = ImageManager(configuration: ImageManager.Configuration(downloader: downloader, cache: cache))
+        let manager = ImagePipeline(configuration: ImagePipeline.Configuration(downloader: downloader, cache: cache))
         // Opening indexes the (empty) directory in the background; that belongs to opening
         // the cache, not to the loads timed below, so let it finish first.
         disk?.waitUntilIndexLoaded()

@@ -53,8 +53,8 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let downloader = ImageDownloader()
         defer { downloader.invalidate() }
-        let manager = ImageManager(configuration: ImageManager.Configuration(downloader: downloader,
-                                                                             cache: ImageCache(disk: disk)))
+        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(downloader: downloader,
+                                                                                cache: ImageCache(disk: disk)))
         let thumbnailTransformer = try PipelineSupport.thumbnail(thumbnail)
 
         var rows = files.map { Row(file: $0) }
@@ -62,12 +62,13 @@ struct DemoCommand: AsyncParsableCommand {
         var passTimes: [Double] = []
         var passRequests: [Int] = []
         for pass in passNames.indices {
-            if pass == 1 { manager.cache.clear(.memory) }
-            var options = ImageManager.Options(waitForDiskStore: true)
-            if pass == 3 { options.transformer = thumbnailTransformer }
+            if pass == 1 { pipeline.cache.clear(.memory) }
+            let processors: [any ImageTransformer] = pass == 3 ? [thumbnailTransformer] : []
             let before = fixtureServer.server.requests.count
             let start = ContinuousClock.now
-            let results = await Self.loadAll(files.map(fixtureServer.url), manager: manager, options: options)
+            let requests = files.map { ImageRequest(url: fixtureServer.url($0), processors: processors,
+                                                    options: .waitForDiskStore) }
+            let results = await Self.loadAll(requests, pipeline: pipeline)
             passTimes.append(PipelineSupport.milliseconds(since: start))
             passRequests.append(fixtureServer.server.requests.count - before)
             for index in rows.indices { rows[index].passes.append(results[index]) }
@@ -77,14 +78,14 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     /// Every URL at once; the downloader's queue bounds the concurrency.
-    private static func loadAll(_ urls: [URL], manager: ImageManager,
-                                options: ImageManager.Options) async -> [(Result<ImageResult, ImageLoadError>, Double)] {
+    private static func loadAll(_ requests: [ImageRequest],
+                                pipeline: ImagePipeline) async -> [(Result<ImageResult, ImageLoadError>, Double)] {
         await withTaskGroup(of: (Int, Result<ImageResult, ImageLoadError>, Double).self) { group in
-            for (index, url) in urls.enumerated() {
+            for (index, request) in requests.enumerated() {
                 group.addTask {
                     let start = ContinuousClock.now
                     do throws(ImageLoadError) {
-                        let loaded = try await manager.load(url, options: options)
+                        let loaded = try await pipeline.load(request)
                         return (index, .success(loaded), PipelineSupport.milliseconds(since: start))
                     } catch {
                         return (index, .failure(error), PipelineSupport.milliseconds(since: start))
@@ -92,7 +93,7 @@ struct DemoCommand: AsyncParsableCommand {
                 }
             }
             var results = [(Result<ImageResult, ImageLoadError>, Double)](repeating: (.failure(.cancelled), 0),
-                                                                          count: urls.count)
+                                                                          count: requests.count)
             for await (index, result, milliseconds) in group { results[index] = (result, milliseconds) }
             return results
         }

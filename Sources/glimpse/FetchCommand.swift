@@ -18,7 +18,10 @@ struct FetchCommand: AsyncParsableCommand {
     @Argument(help: "The image URLs (http or https).")
     var urls: [String]
 
-    @Option(help: "Disk cache directory (default: the disk cache's, ~/.cache/glimpse/images).")
+    @Option(help: """
+        Disk cache directory (default: the disk cache's, ~/.cache/glimpse/images). When it cannot be \
+        created or written, a warning says so and only the memory cache is used.
+        """)
     var cacheDir: String?
 
     @Option(help: "Loads in flight at once.")
@@ -39,26 +42,34 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Revalidate cached bytes with the server (If-None-Match / If-Modified-Since).")
     var refresh = false
 
+    @Option(help: "Retries of a transient failure (connection reset, timeout, 408/429/502/503/504), with backoff.")
+    var retries: Int = RetryPolicy.standard.maximumRetries
+
     @Flag(help: "Retry URLs that failed permanently a short while ago.")
     var retryFailed = false
 
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
         if let thumbnail { _ = try PipelineSupport.thumbnail(thumbnail) }
         if cacheOnly, noCache { throw ValidationError("--cache-only and --no-cache exclude each other") }
     }
 
     func run() async throws {
-        let disk: DiskCache? = noCache ? nil : try PipelineSupport.openDisk(cacheDir)
+        let disk: DiskCache? = noCache ? nil : PipelineSupport.openDiskIfWritable(cacheDir)
         var downloaderConfiguration = ImageDownloader.Configuration()
+        downloaderConfiguration.retryPolicy.maximumRetries = retries
         downloaderConfiguration.maximumConcurrentDownloads = concurrency
         let downloader = ImageDownloader(configuration: downloaderConfiguration)
         defer { downloader.invalidate() }
-        let manager = ImageManager(configuration: ImageManager.Configuration(
+        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
             downloader: downloader, cache: ImageCache(disk: disk)))
-        var options = ImageManager.Options(retryFailed: retryFailed, refreshCached: refresh, fromCacheOnly: cacheOnly,
-                                           memoryCacheOnly: noCache, waitForDiskStore: true)
-        if let thumbnail { options.transformer = try PipelineSupport.thumbnail(thumbnail) }
+        var options: ImageRequest.Options = [.waitForDiskStore]
+        if retryFailed { options.insert(.retryFailed) }
+        if refresh { options.insert(.refreshCached) }
+        if cacheOnly { options.insert(.fromCacheOnly) }
+        if noCache { options.insert(.memoryCacheOnly) }
+        let processors: [any ImageTransformer] = try thumbnail.map { [try PipelineSupport.thumbnail($0)] } ?? []
         if let output {
             do {
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -72,13 +83,15 @@ struct FetchCommand: AsyncParsableCommand {
         var failures = 0
         var done = 0
         let loadOptions = options
+        let loadProcessors = processors
         let texts = urls
         let load: @Sendable (Int) async -> (Int, Result<ImageResult, ImageLoadError>, Double) = { index in
             let start = ContinuousClock.now
             guard let url = URL(string: texts[index]) else { return (index, .failure(.download(.invalidURL)), 0) }
             let result: Result<ImageResult, ImageLoadError>
             do throws(ImageLoadError) {
-                result = .success(try await manager.load(url, options: loadOptions))
+                result = .success(try await pipeline.load(ImageRequest(url: url, processors: loadProcessors,
+                                                                       options: loadOptions)))
             } catch {
                 result = .failure(error)
             }

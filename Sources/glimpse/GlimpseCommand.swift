@@ -16,6 +16,9 @@ struct GlimpseCommand: AsyncParsableCommand {
         subcommands: [
             InfoCommand.self,
             DecodeCommand.self,
+            EncodeCommand.self,
+            BenchEncodeCommand.self,
+            ThumbnailCommand.self,
             BenchCommand.self,
             BenchCacheCommand.self,
             BenchDownloadCommand.self,

@@ -17,6 +17,24 @@ enum PipelineSupport {
         }
     }
 
+    /// The disk tier for `fetch`, or nil after one `warning:` line on standard error when the
+    /// folder cannot be created or written: a cache only saves work, so the load carries on with
+    /// the memory tier. (A container with a read-only root and no `HOME` is the usual case.)
+    static func openDiskIfWritable(_ path: String?) -> DiskCache? {
+        do throws(CommandFailure) {
+            let disk = try openDisk(path)
+            // An existing folder opens fine yet may refuse writes (a read-only mount): the disk
+            // tier would then drop every store silently.
+            guard access(disk.path, W_OK | X_OK) == 0 else {
+                throw CommandFailure("\(disk.path): cannot write to the cache (\(String(cString: strerror(errno))))")
+            }
+            return disk
+        } catch {
+            Terminal.standardError("warning: \(error.message); caching in memory only")
+            return nil
+        }
+    }
+
     /// `WxH` → a resize that fits the image in that box.
     static func thumbnail(_ text: String) throws -> ImageTransformers.Resize {
         let parts = text.lowercased().split(separator: "x")

@@ -14,6 +14,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case jpeg
     /// One-shot decode with the GIF decoder.
     case gif
+    /// One-shot decode with the WebP decoder, then every frame again through `WebP.FrameIterator`
+    /// in pieces: the frames must be the decoder's.
+    case webp
     /// Sniffing plus the registry's decoder for whatever it finds.
     case sniff
     /// Split at positions derived from the input's hash; the result must equal the one-shot decode.
@@ -27,7 +30,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .png: [".png", ".apng"]
         case .jpeg: [".jpg", ".jpeg"]
         case .gif: [".gif"]
-        case .sniff, .incremental, .roundtrip: [".png", ".apng", ".jpg", ".jpeg", ".gif"]
+        case .webp: [".webp"]
+        case .sniff, .incremental, .roundtrip: [".png", ".apng", ".jpg", ".jpeg", ".gif", ".webp"]
         }
     }
 }
@@ -45,6 +49,8 @@ public enum FuzzChecks {
         switch format {
         case .png: { try? PNG.Encoder().encode($0) }
         case .apng: { try? PNG.Encoder().encodeAnimation($0) }
+        // WebP has no encoder here: its images go through PNG (APNG for animations), which keeps pixels exactly.
+        case .webp: { $0.frames.count > 1 ? try? PNG.Encoder().encodeAnimation($0) : try? PNG.Encoder().encode($0) }
         default: nil
         }
     }
@@ -56,6 +62,7 @@ public enum FuzzChecks {
         case .png: decodeDirectly(bytes, format: .png)
         case .jpeg: decodeDirectly(bytes, format: .jpeg)
         case .gif: decodeDirectly(bytes, format: .gif)
+        case .webp: decodeWebP(bytes)
         case .sniff: sniffAndDecode(bytes)
         case .incremental: compareIncremental(bytes)
         case .roundtrip: roundTrip(bytes)
@@ -67,6 +74,27 @@ public enum FuzzChecks {
         guard let decoder = DecoderRegistry.standard.decoder(for: format) else { return nil }
         _ = try? decoder.decode(bytes, options: options)
         return nil
+    }
+
+    /// The decoder and the frame iterator (fed in pieces) must agree frame for frame.
+    private static func decodeWebP(_ bytes: [UInt8]) -> String? {
+        let whole = Result { () throws(ImageDecodingError) in try WebP.Decoder.decode(bytes, options: options) }
+        var iterator = WebP.FrameIterator(options: options)
+        var frames: [ImageFrame] = []
+        let streamed = Result { () throws(ImageDecodingError) -> [ImageFrame] in
+            for range in splitPoints(bytes) {
+                iterator.append(bytes[range])
+                while let frame = try iterator.next() { frames.append(frame) }
+            }
+            iterator.endOfInput()
+            while let frame = try iterator.next() { frames.append(frame) }
+            return frames
+        }
+        switch (whole, streamed) {
+        case (.success(let image), .success(let list)) where image.frames == list: return nil
+        case (.failure(let a), .failure(let b)) where a == b: return nil
+        default: return "WebP.FrameIterator differs from WebP.Decoder: \(summary(whole)) against \(frames.count) frames, \(streamed)"
+        }
     }
 
     private static func sniffAndDecode(_ bytes: [UInt8]) -> String? {

@@ -31,9 +31,10 @@ struct PipelineCommandTests {
         let thumbnail = try await DecoderRegistryHelper.decode(URL(fileURLWithPath: outputDir).appendingPathComponent("0-a.png"))
         #expect(thumbnail == [11, 2])
 
-        let cached = try await runOffPool(["fetch", good, "--cache-dir", cacheDir, "--cache-only"])
+        // The disk tier keeps the thumbnail itself (the pipeline's automatic data cache policy).
+        let cached = try await runOffPool(["fetch", good, "--cache-dir", cacheDir, "--cache-only", "--thumbnail", "11x11"])
         #expect(cached.status == 0)
-        #expect(cached.standardOutput.hasPrefix("\(good): ok tier=disk PNG 33x7 frames=1 ms="))
+        #expect(cached.standardOutput.hasPrefix("\(good): ok tier=disk PNG 11x2 frames=1 ms="))
         #expect(server.requests.count == 2)
 
         let stats = try await runOffPool(["cache", "stats", "--cache-dir", cacheDir])

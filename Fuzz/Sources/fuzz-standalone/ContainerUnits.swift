@@ -65,6 +65,62 @@ enum GIFBlocks {
     }
 }
 
+/// RIFF chunks of a WebP file (RFC 9649 §2), and repair of their size fields.
+enum RIFFChunks {
+    static func isWebP(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && Array(bytes[8..<12]) == Array("WEBP".utf8)
+    }
+
+    static func size(_ bytes: [UInt8], at offset: Int) -> Int {
+        Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+    }
+
+    /// The byte ranges of whole chunks (padding included), walking into `ANMF` frames
+    /// after their 16-byte header, or `nil` when `bytes` is not a WebP.
+    static func ranges(_ bytes: [UInt8]) -> [Range<Int>]? {
+        guard isWebP(bytes) else { return nil }
+        var ranges: [Range<Int>] = []
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let size = size(bytes, at: offset + 4)
+            let end = offset + 8 + size + (size & 1)
+            guard size <= 0x7FFF_FFFF, end <= bytes.count else { break }
+            ranges.append(offset..<end)
+            offset = Array(bytes[offset..<offset + 4]) == Array("ANMF".utf8) && size >= 16 ? offset + 24 : end
+        }
+        return ranges
+    }
+
+    /// Rewrites the RIFF size to the file's length and, where a chunk's size no longer
+    /// fits the bytes after it, sets it to what is left; `ANMF` sizes are set to cover
+    /// the chunks nested in them.
+    static func repairSizes(_ bytes: inout [UInt8]) {
+        guard isWebP(bytes) else { return }
+        func store(_ value: Int, at offset: Int) {
+            for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }
+        }
+        store(bytes.count - 8, at: 4)
+        var offset = 12
+        var frameStart: Int?
+        while offset + 8 <= bytes.count {
+            var size = size(bytes, at: offset + 4)
+            if offset + 8 + size > bytes.count {
+                size = bytes.count - offset - 8
+                store(size, at: offset + 4)
+            }
+            let isFrame = Array(bytes[offset..<offset + 4]) == Array("ANMF".utf8) && size >= 16
+            if isFrame {
+                if let start = frameStart { store(offset - start - 8, at: start + 4) }
+                frameStart = offset
+                offset += 24
+            } else {
+                offset += 8 + size + (size & 1)
+            }
+        }
+        if let start = frameStart { store(min(offset, bytes.count) - start - 8, at: start + 4) }
+    }
+}
+
 /// CRC-32 (ISO 3309, as PNG §5.5 uses it).
 enum CRC32 {
     private static let table: [UInt32] = (0..<256).map { n in

@@ -1,6 +1,6 @@
 /// Mutations for the standalone mode: generic byte edits plus edits that know
 /// the containers (PNG chunks with their CRCs, JPEG marker segments, GIF
-/// sub-blocks), so that mutated files get past checksums and framing and reach
+/// sub-blocks, WebP RIFF chunks with their sizes), so that mutated files get past checksums and framing and reach
 /// the decoders' deeper states.
 struct Mutator {
     var random: SplitMix64
@@ -27,6 +27,8 @@ struct Mutator {
         }
         // Most PNG mutations are wasted on a CRC mismatch; repair the CRCs of most of them.
         if random.next() % 4 != 0 { PNGChunks.repairCRCs(&bytes) }
+        // Likewise a RIFF size that no longer matches the file stops a WebP at its header.
+        if random.next() % 4 != 0 { RIFFChunks.repairSizes(&bytes) }
         return bytes
     }
 
@@ -89,9 +91,9 @@ struct Mutator {
     }
 
     /// Duplicates, removes or swaps a whole unit of the container: a PNG chunk,
-    /// a JPEG marker segment or a GIF sub-block.
+    /// a WebP chunk, a JPEG marker segment or a GIF sub-block.
     private mutating func editContainer(_ bytes: inout [UInt8]) {
-        let units = PNGChunks.ranges(bytes) ?? JPEGSegments.ranges(bytes) ?? GIFBlocks.ranges(bytes)
+        let units = PNGChunks.ranges(bytes) ?? RIFFChunks.ranges(bytes) ?? JPEGSegments.ranges(bytes) ?? GIFBlocks.ranges(bytes)
         guard units.count >= 1 else { return flipBit(&bytes) }
         let a = units[Int(random.next() % UInt64(units.count))]
         let b = units[Int(random.next() % UInt64(units.count))]

@@ -1,44 +1,41 @@
 import GlimpseCache
 
 extension ImageCache {
-    /// The answer to ``ImageCache/query(_:decoding:tiers:)``.
+    /// The answer to ``ImageCache/query(_:tiers:)``.
     public struct Lookup: Sendable {
-        /// The tier that answered; ``Tier/none`` on a miss.
-        public var tier: Tier
-        /// The decoded image (from memory, or decoded from the disk bytes).
+        /// The tier that answered (``ImageTier/memory`` or ``ImageTier/disk``); `nil` on a miss.
+        public var tier: ImageTier?
+        /// The decoded image, when memory answered.
         public var image: Image?
-        /// The original bytes, when the disk tier answered.
+        /// The encoded bytes, when the data tier answered.
         public var data: [UInt8]?
-        /// The disk entry's metadata (validators for revalidation), when the disk tier answered.
+        /// The data tier entry's metadata (validators for revalidation), when it answered.
         public var metadata: DiskCache.Metadata?
-        /// Why the disk bytes could not be decoded, when they could not.
-        public var decodingError: ImageDecodingError?
 
-        public init(tier: Tier, image: Image? = nil, data: [UInt8]? = nil, metadata: DiskCache.Metadata? = nil,
-                    decodingError: ImageDecodingError? = nil) {
+        public init(tier: ImageTier?, image: Image? = nil, data: [UInt8]? = nil, metadata: DiskCache.Metadata? = nil) {
             self.tier = tier
             self.image = image
             self.data = data
             self.metadata = metadata
-            self.decodingError = decodingError
         }
 
-        static let miss = Lookup(tier: .none)
+        static let miss = Lookup(tier: nil)
     }
 
     /// Counters of both tiers.
     public struct Statistics: Sendable, Equatable {
-        /// The memory tier's counters (hits, misses, evictions, cost, count).
+        /// The memory tier's counters (hits, misses, evictions, cost, count;
+        /// only cost and count for a memory tier other than ``MemoryCache``).
         public var memory: MemoryCache<String, Image>.Statistics
-        /// Entries on disk; 0 without a disk tier.
+        /// Entries in the data tier; 0 without one.
         public var diskCount: Int
-        /// Bytes on disk; 0 without a disk tier.
+        /// Bytes in the data tier; 0 without one.
         public var diskSize: Int
-        /// Queries answered by the disk tier.
+        /// Queries answered by the data tier.
         public var diskHits: Int
         /// Queries neither tier answered.
         public var misses: Int
-        /// Disk queries that joined a read already in flight for the same key.
+        /// Data tier queries that joined a read already in flight for the same key.
         public var coalescedDiskReads: Int
     }
 }

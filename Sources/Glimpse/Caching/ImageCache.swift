@@ -3,24 +3,24 @@ import Foundation
 import GlimpseCache
 import Synchronization
 
-/// The pipeline's two-tier cache: decoded images in memory (cost = pixel
-/// bytes) and original bytes with their HTTP metadata on disk.
+/// The pipeline's two tiers: decoded images in memory (cost = pixel bytes)
+/// and encoded bytes with their HTTP metadata in the data tier (on disk by
+/// default). It moves bytes and images only: decoding and encoding are the
+/// pipeline's (``ImagePipeline``), with the one registry of its configuration.
 ///
-/// A query checks memory, then disk; disk bytes are read and decoded on the
-/// global concurrent executor (never on the caller's actor), and concurrent
-/// queries for one key and decoding share one read and one decode.
+/// A query checks memory, then the data tier; concurrent queries for one key
+/// share one read. Writes to the data tier are gathered into batches on a
+/// background thread.
 public final class ImageCache: Sendable {
     /// Decoded images by ``ImageCacheKey/memoryKey``.
-    public let memory: MemoryCache<String, Image>
-    /// Original bytes by ``ImageCacheKey/base``; `nil` for a memory-only cache.
-    public let disk: DiskCache?
-    let decoderRegistry: DecoderRegistry
+    public let memory: any ImageMemoryCaching
+    /// Encoded bytes by ``ImageCacheKey/base`` (originals) or
+    /// ``ImageCacheKey/memoryKey`` (processed variants); `nil` for a memory-only cache.
+    public let data: (any ImageDataCaching)?
+    /// The data tier when it is a ``DiskCache`` (the default).
+    public var disk: DiskCache? { data as? DiskCache }
 
-    private struct ReadKey: Hashable, Sendable {
-        var base: String
-        var decoding: DecodingOptions
-        var maxPixelBytes: Int?
-    }
+    private typealias ReadKey = String
 
     private struct Counters: Sendable {
         var diskHits = 0
@@ -70,53 +70,53 @@ public final class ImageCache: Sendable {
     private let counters = Mutex(Counters())
 
     /// - Parameters:
-    ///   - memory: the memory tier (its cost limit bounds pixel bytes).
-    ///   - disk: the disk tier, or `nil` to keep nothing on disk.
-    ///   - decoderRegistry: decodes the bytes the disk tier returns.
-    ///   - maximumPendingWriteBytes: how many bytes background disk writes may hold at once;
+    ///   - memory: the memory tier.
+    ///   - data: the data tier, or `nil` to keep no bytes.
+    ///   - maximumPendingWriteBytes: how many bytes background writes may hold at once;
     ///     a store beyond that waits for its own write instead of queueing it (a write larger
     ///     than the bound is queued only when nothing else is).
-    public init(memory: MemoryCache<String, Image> = MemoryCache(), disk: DiskCache?,
-                decoderRegistry: DecoderRegistry = .standard, maximumPendingWriteBytes: Int = 64 << 20) {
+    public init(memory: any ImageMemoryCaching, data: (any ImageDataCaching)?,
+                maximumPendingWriteBytes: Int = 64 << 20) {
         self.memory = memory
-        self.disk = disk
-        self.decoderRegistry = decoderRegistry
+        self.data = data
         self.maximumPendingWriteBytes = max(maximumPendingWriteBytes, 0)
+    }
+
+    /// A cache of the default tiers: a ``MemoryCache`` (its cost limit bounds
+    /// pixel bytes) and a ``DiskCache`` or none.
+    public convenience init(memory: MemoryCache<String, Image> = MemoryCache(), disk: DiskCache?,
+                            maximumPendingWriteBytes: Int = 64 << 20) {
+        self.init(memory: memory as any ImageMemoryCaching, data: disk, maximumPendingWriteBytes: maximumPendingWriteBytes)
     }
 
     // MARK: Reading
 
     /// The decoded image in memory for `key`, without touching the disk.
-    @inlinable
     public func image(forKey key: ImageCacheKey) -> Image? {
-        memory.value(forKey: key.memoryKey)
+        memory.image(forKey: key.memoryKey)
     }
 
-    /// Checks memory, then disk, and reports which tier answered.
-    ///
-    /// Disk bytes are decoded with `decoding` (and scaled to at most
-    /// `maxPixelBytes` when given). The decoded image is not put in memory:
-    /// the caller decides what variant to store (``store(_:data:metadata:forKey:in:)``).
-    public func query(_ key: ImageCacheKey, decoding: DecodingOptions = DecodingOptions(), maxPixelBytes: Int? = nil,
-                      tiers: Tiers = .all) async -> Lookup {
-        if tiers.contains(.memory), let image = memory.value(forKey: key.memoryKey) {
+    /// Checks memory for the decoded image, then the data tier for the
+    /// original bytes, and reports which tier answered. Nothing is decoded:
+    /// that is the pipeline's work.
+    public func query(_ key: ImageCacheKey, tiers: Tiers = .all) async -> Lookup {
+        if tiers.contains(.memory), let image = memory.image(forKey: key.memoryKey) {
             return Lookup(tier: .memory, image: image)
         }
-        guard tiers.contains(.disk), disk != nil else {
+        guard tiers.contains(.disk), data != nil else {
             counters.withLock { $0.misses += 1 }
             return .miss
         }
-        let lookup = await diskLookup(key.base, decode: DecodeStage(registry: decoderRegistry, options: decoding,
-                                                                     maxPixelBytes: maxPixelBytes))
+        let lookup = await diskLookup(key.base)
         counters.withLock { counters in
             if lookup.tier == .disk { counters.diskHits += 1 } else { counters.misses += 1 }
         }
         return lookup
     }
 
-    /// The original bytes and metadata on disk for `base`, read off the caller's thread.
+    /// The original bytes and metadata in the data tier for `base`.
     public func originalData(forKey base: String) async -> (data: [UInt8], metadata: DiskCache.Metadata)? {
-        let lookup = await diskLookup(base, decode: nil)
+        let lookup = await diskLookup(base)
         guard let data = lookup.data, let metadata = lookup.metadata else { return nil }
         return (data, metadata)
     }
@@ -127,10 +127,9 @@ public final class ImageCache: Sendable {
     /// A nonisolated async function runs on the global concurrent executor, so
     /// the read never happens on a caller's actor (the main actor included);
     /// doing it inline saves the task a detached read would cost per miss.
-    private func diskLookup(_ base: String, decode: DecodeStage?) async -> Lookup {
-        guard let disk else { return .miss }
-        let readKey = ReadKey(base: base, decoding: decode?.options ?? DecodingOptions(),
-                              maxPixelBytes: decode == nil ? -1 : decode?.maxPixelBytes)
+    private func diskLookup(_ base: String) async -> Lookup {
+        guard let data else { return .miss }
+        let readKey = base
         while true {
             let leads = reads.withLock { waiting -> Bool in
                 if waiting[readKey] != nil { return false }
@@ -138,7 +137,7 @@ public final class ImageCache: Sendable {
                 return true
             }
             if leads {
-                let lookup = Self.read(base, from: disk, decode: decode)
+                let lookup = Self.read(base, from: data)
                 let followers = reads.withLock { $0.removeValue(forKey: readKey) } ?? []
                 for follower in followers { follower.resume(returning: lookup) }
                 return lookup
@@ -159,16 +158,9 @@ public final class ImageCache: Sendable {
         }
     }
 
-    private static func read(_ base: String, from disk: DiskCache, decode: DecodeStage?) -> Lookup {
-        guard let entry = disk.entry(forKey: base) else { return .miss }
-        let bytes = [UInt8](entry.data)
-        guard let decode else { return Lookup(tier: .disk, data: bytes, metadata: entry.metadata) }
-        do throws(ImageDecodingError) {
-            let image = try decode.decode(bytes)
-            return Lookup(tier: .disk, image: image, data: bytes, metadata: entry.metadata)
-        } catch {
-            return Lookup(tier: .disk, data: bytes, metadata: entry.metadata, decodingError: error)
-        }
+    private static func read(_ key: String, from tier: any ImageDataCaching) -> Lookup {
+        guard let entry = tier.cachedData(forKey: key) else { return .miss }
+        return Lookup(tier: .disk, data: entry.data, metadata: entry.metadata)
     }
 
     // MARK: Writing
@@ -180,11 +172,10 @@ public final class ImageCache: Sendable {
     public func store(_ image: Image?, data: [UInt8]?, metadata: DiskCache.Metadata = DiskCache.Metadata(),
                       forKey key: ImageCacheKey, in tiers: Tiers = .all) {
         if tiers.contains(.memory), let image {
-            memory.setValue(image, forKey: key.memoryKey, cost: image.byteCount)
+            memory.store(image, forKey: key.memoryKey, cost: image.byteCount)
         }
-        if tiers.contains(.disk), let disk, let data {
-            // A failed write (full disk, entry over the size limit) only costs a later download.
-            try? disk.setData(data, metadata: metadata, forKey: key.base)
+        if tiers.contains(.disk), let tier = self.data, let data {
+            tier.storeData([DiskCache.BatchEntry(key: key.base, data: data, metadata: metadata)])
         }
     }
 
@@ -192,11 +183,11 @@ public final class ImageCache: Sendable {
     /// (off the cooperative pool); returns when they are written.
     public func storeOriginal(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
                               forKey key: ImageCacheKey) async {
-        guard let disk else { return }
+        guard let disk = self.data else { return }
         // In the batch being gathered, so that it keeps its place among queued stores, and
         // written without waiting for the batch to fill up.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queueWrite(data, metadata: metadata, forKey: key, to: disk, waiter: continuation)
+            queueWrite(data, metadata: metadata, dataKey: key.base, to: disk, waiter: continuation)
         }
     }
 
@@ -205,13 +196,12 @@ public final class ImageCache: Sendable {
     /// (back-pressure instead of an unbounded queue of bytes).
     public func storeOriginalInBackground(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
                                           forKey key: ImageCacheKey) {
-        guard let disk else { return }
+        guard let disk = self.data else { return }
         guard reserveWrite(data.count) else {
-            // A failed write (full disk, entry over the size limit) only costs a later download.
-            try? disk.setData(data, metadata: metadata, forKey: key.base)
+            disk.storeData([DiskCache.BatchEntry(key: key.base, data: data, metadata: metadata)])
             return
         }
-        queueWrite(data, metadata: metadata, forKey: key, to: disk)
+        queueWrite(data, metadata: metadata, dataKey: key.base, to: disk)
     }
 
     /// Queues original bytes for the disk tier and returns without waiting for the write,
@@ -219,12 +209,28 @@ public final class ImageCache: Sendable {
     /// one (on the writer thread, never blocking the caller's thread).
     public func enqueueOriginal(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
                                 forKey key: ImageCacheKey) async {
-        guard let disk else { return }
+        guard let disk = self.data else { return }
         guard reserveWrite(data.count) else {
             await storeOriginal(data, metadata: metadata, forKey: key)
             return
         }
-        queueWrite(data, metadata: metadata, forKey: key, to: disk)
+        queueWrite(data, metadata: metadata, dataKey: key.base, to: disk)
+    }
+
+    /// Writes encoded bytes to the data tier under `dataKey` (a processed variant's
+    /// ``ImageCacheKey/memoryKey``, or an original's ``ImageCacheKey/base``) on the writer
+    /// thread: returns once written when `waits`, else once queued (unless the queue is over
+    /// `maximumPendingWriteBytes`, when it waits too).
+    public func storeData(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
+                          forDataKey dataKey: String, waits: Bool) async {
+        guard let disk = self.data else { return }
+        if !waits, reserveWrite(data.count) {
+            queueWrite(data, metadata: metadata, dataKey: dataKey, to: disk)
+            return
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queueWrite(data, metadata: metadata, dataKey: dataKey, to: disk, waiter: continuation)
+        }
     }
 
     /// Background writes queued or running now.
@@ -265,10 +271,10 @@ public final class ImageCache: Sendable {
 
     /// Adds a store to the batch being gathered: a background one (holding a reservation), or
     /// an awaited one, resumed by `waiter` once written.
-    private func queueWrite(_ data: [UInt8], metadata: DiskCache.Metadata, forKey key: ImageCacheKey, to disk: DiskCache,
+    private func queueWrite(_ data: [UInt8], metadata: DiskCache.Metadata, dataKey: String, to disk: any ImageDataCaching,
                             waiter: CheckedContinuation<Void, Never>? = nil) {
         let (schedules, wakes) = queuedWrites.withLock { queue -> (Bool, Bool) in
-            queue.entries.append(DiskCache.BatchEntry(key: key.base, data: data, metadata: metadata))
+            queue.entries.append(DiskCache.BatchEntry(key: dataKey, data: data, metadata: metadata))
             if let waiter {
                 queue.waiters.append(waiter)
             } else {
@@ -294,7 +300,7 @@ public final class ImageCache: Sendable {
 
     /// On the writer thread: waits a moment for the batch to fill up (unless it is full or
     /// someone waits for it), then writes it.
-    private func writeQueuedBatch(to disk: DiskCache) {
+    private func writeQueuedBatch(to disk: any ImageDataCaching) {
         if !queuedWrites.withLock({ $0.isUrgent }) {
             _ = batchReady.wait(timeout: .now() + Self.batchDelay)
         }
@@ -308,7 +314,7 @@ public final class ImageCache: Sendable {
         while batchReady.wait(timeout: .now()) == .success {}
         // In call order: of several stores for one key, the last wins. A failed write (full
         // disk, entry over the size limit) only costs a later download.
-        disk.setData(batch: batch.entries)
+        disk.storeData(batch.entries)
         pendingWrites.subtract(batch.reservedCount, ordering: .relaxed)
         pendingBytes.subtract(batch.reservedBytes, ordering: .relaxed)
         for waiter in batch.waiters { waiter.resume() }
@@ -324,22 +330,33 @@ public final class ImageCache: Sendable {
         if wakes { batchReady.signal() }
     }
 
-    /// Removes `key`: its variant from memory and its original bytes from disk.
+    /// Removes `key`: its variant from memory, and its original bytes and processed variant
+    /// from the data tier.
     public func remove(_ key: ImageCacheKey, from tiers: Tiers = .all) {
-        if tiers.contains(.memory) { memory.removeValue(forKey: key.memoryKey) }
-        if tiers.contains(.disk) { disk?.remove(key.base) }
+        if tiers.contains(.memory) { memory.removeImage(forKey: key.memoryKey) }
+        if tiers.contains(.disk) {
+            data?.removeData(forKey: key.base)
+            if !key.variant.isEmpty { data?.removeData(forKey: key.memoryKey) }
+        }
     }
 
     /// Empties the given tiers.
     public func clear(_ tiers: Tiers = .all) {
-        if tiers.contains(.memory) { memory.removeAll() }
-        if tiers.contains(.disk) { disk?.removeAll() }
+        if tiers.contains(.memory) { memory.removeAllImages() }
+        if tiers.contains(.disk) { data?.removeAllData() }
     }
 
     /// A snapshot of both tiers' counters.
     public var statistics: Statistics {
         let counters = counters.withLock { $0 }
-        return Statistics(memory: memory.statistics, diskCount: disk?.count ?? 0, diskSize: disk?.totalSize ?? 0,
+        var memoryStatistics = MemoryCache<String, Image>.Statistics()
+        if let memory = memory as? MemoryCache<String, Image> {
+            memoryStatistics = memory.statistics
+        } else {
+            memoryStatistics.count = memory.imageCount
+            memoryStatistics.totalCost = memory.totalCost
+        }
+        return Statistics(memory: memoryStatistics, diskCount: data?.entryCount ?? 0, diskSize: data?.totalSize ?? 0,
                           diskHits: counters.diskHits, misses: counters.misses,
                           coalescedDiskReads: counters.coalesced)
     }

@@ -5,8 +5,17 @@ struct DownloadCallbacks: Sendable {
     var progress: (@Sendable (Int64, Int64?) -> Void)?
     var partialImage: (@Sendable (Image) -> Void)?
     var completion: @Sendable (Result<ImageDownloadResult, ImageDownloadError>) -> Void
+    /// Each piece of the body as it arrives, in order.
+    var data: (@Sendable ([UInt8]) -> Void)?
     /// The completion only resumes a continuation (the async API): it is
     /// cheap, never blocks and has no progress to stay ordered with, so it is
     /// called where the result is known instead of hopping to the callback queue.
     var resumesDirectly = false
+
+    init(progress: (@Sendable (Int64, Int64?) -> Void)? = nil, partialImage: (@Sendable (Image) -> Void)? = nil,
+         completion: @escaping @Sendable (Result<ImageDownloadResult, ImageDownloadError>) -> Void) {
+        self.progress = progress
+        self.partialImage = partialImage
+        self.completion = completion
+    }
 }

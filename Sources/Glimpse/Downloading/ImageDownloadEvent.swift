@@ -7,6 +7,9 @@ public enum ImageDownloadEvent: Sendable, Hashable {
     case started(URL)
     /// The response head arrived, with its status.
     case receivedResponse(URL, statusCode: Int)
+    /// An attempt failed with `error` and the transfer will try again after
+    /// `delay`; `attempt` is the number of the attempt to come (2 for the first retry).
+    case retrying(URL, attempt: Int, delay: Duration, error: ImageDownloadError)
     /// A transfer ended, however it ended (`nil` error for success).
     case stopped(URL, error: ImageDownloadError?)
     /// A transfer's data was delivered successfully.
@@ -19,6 +22,8 @@ extension Notification.Name {
     public static let glimpseDownloadStart = Notification.Name("GlimpseDownloadStartNotification")
     /// Posted when a response head arrives (`SDWebImageDownloadReceiveResponseNotification`).
     public static let glimpseDownloadReceiveResponse = Notification.Name("GlimpseDownloadReceiveResponseNotification")
+    /// Posted when a failed attempt will be tried again.
+    public static let glimpseDownloadRetry = Notification.Name("GlimpseDownloadRetryNotification")
     /// Posted when a transfer ends, however it ended (`SDWebImageDownloadStopNotification`).
     public static let glimpseDownloadStop = Notification.Name("GlimpseDownloadStopNotification")
     /// Posted when a transfer succeeds (`SDWebImageDownloadFinishNotification`).

@@ -10,3 +10,8 @@ public enum ImageDownloadPriority: Int, Sendable, Hashable, Comparable, CaseIter
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
+
+extension ImageDownloadPriority {
+    /// `URLSessionTask.priority`: 0 (`lowPriority`) … 1 (`highPriority`), 0.5 the default.
+    var sessionPriority: Float { Float(rawValue) / Float(Self.veryHigh.rawValue) }
+}

@@ -47,16 +47,26 @@ public struct ImageDownloadRequest: Sendable {
     /// They override the configuration's defaults.
     public var headers: [String: String]
     public var options: Options
-    /// Decode the body when set; bytes only otherwise.
+    /// Decode the body when set; bytes only otherwise (the pipeline always
+    /// asks for bytes and decodes with its own registry).
     public var decoding: Decoding?
+    /// This request's idle timeout instead of the configuration's
+    /// ``ImageDownloader/Configuration/timeout``.
+    public var timeout: Duration?
+    /// Overrides the downloader's ``ImageDownloader/Configuration/retryPolicy``.
+    /// When callers share a transfer, the first caller's policy governs it.
+    public var retryPolicy: RetryPolicy?
 
     public init(url: URL, priority: ImageDownloadPriority = .normal, headers: [String: String] = [:],
-                options: Options = [], decoding: Decoding? = nil) {
+                options: Options = [], decoding: Decoding? = nil, timeout: Duration? = nil,
+                retryPolicy: RetryPolicy? = nil) {
         self.url = url
         self.priority = priority
         self.headers = headers
         self.options = options
         self.decoding = decoding
+        self.timeout = timeout
+        self.retryPolicy = retryPolicy
     }
 
     /// This request made conditional on a stored copy (RFC 9110 §13.1.2
@@ -74,7 +84,8 @@ public struct ImageDownloadRequest: Sendable {
         var url: URL
         var headers: [String: String]
         var options: Options
+        var timeout: Duration?
     }
 
-    var transferKey: TransferKey { TransferKey(url: url, headers: headers, options: options) }
+    var transferKey: TransferKey { TransferKey(url: url, headers: headers, options: options, timeout: timeout) }
 }

@@ -12,12 +12,47 @@ extension ImageDownloader {
         state.withLock { $0.transferOfTask[ObjectIdentifier(task)]?.transfer }
     }
 
-    /// The response head: validates it. Returns whether to go on receiving the body.
+    /// The response head: sorts out range answers, then validates it.
+    /// Returns whether to go on receiving the body.
     func taskReceived(_ urlResponse: URLResponse, task: URLSessionDataTask) -> Bool {
         guard let id = transfer(of: task) else { return false }
         var response = ImageDownloadResponse(urlResponse)
         if let url = response.url ?? task.originalRequest?.url {
             emit(.receivedResponse(url, statusCode: response.statusCode))
+        }
+        let ranged: TransferStateMachine.Action? = state.withLock { state in
+            var action: TransferStateMachine.Action?
+            state.registry.update(id) { transfer in
+                let result = transfer.machine.receivedHead(status: response.statusCode, headers: response.headers)
+                action = result
+                switch result {
+                case .restart:
+                    transfer.pendingRetry = (.zero, transfer.machine.attempts, .badStatus(response.statusCode))
+                case .proceed:
+                    // The progressive decoder can go on only if it has seen exactly
+                    // the bytes this attempt continues: those of earlier attempts
+                    // when resuming (none when they came from an earlier request),
+                    // none when starting over.
+                    let continues = transfer.machine.receivedCount > 0
+                    let decoderSawEarlierAttempts = transfer.machine.attempts > 1
+                    if continues != decoderSawEarlierAttempts { transfer.progressive = nil }
+                default:
+                    break
+                }
+            }
+            return action
+        }
+        switch ranged {
+        case nil:
+            return false
+        case .restart?:
+            // The slot is given back when URLSession reports the cancelled task complete.
+            return false
+        case .fail(let error)?:
+            fail(id, with: error, task: task)
+            return false
+        case .proceed?, .wait?, .complete?:
+            break
         }
         do throws(ImageDownloadError) {
             try validate(response)
@@ -25,6 +60,9 @@ extension ImageDownloader {
                 response = try validator(response)
             }
         } catch {
+            if case .badStatus(let code) = error, retryLater(id, after: .status(code, retryAfter: response.header("Retry-After"))) {
+                return false
+            }
             // The slot stays taken until URLSession reports the cancelled task complete.
             fail(id, with: error, task: task)
             return false
@@ -35,13 +73,29 @@ extension ImageDownloader {
                 transfer.response = response
                 transfer.lastActivity = .now
                 // Capped: a lying Content-Length must not make us allocate much.
-                if let length = response.expectedContentLength, length > 0 {
-                    transfer.body.reserveCapacity(Int(min(length, 4 << 20)))
+                if let length = transfer.machine.expectedLength ?? response.expectedContentLength, length > 0 {
+                    transfer.machine.reserveCapacity(Int(min(length, 4 << 20)))
                 }
             }
             return true
         }
         return active
+    }
+
+    /// Asks the transfer's state machine whether the running attempt's
+    /// `failure` is worth another attempt; if so, marks the transfer to wait
+    /// once its task has stopped, and returns true.
+    private func retryLater(_ id: TransferID, after failure: TransferFailure) -> Bool {
+        state.withLock { state in
+            var waits = false
+            state.registry.update(id) { transfer in
+                guard case .wait(let delay, let attempt) = transfer.machine.failed(failure, now: Date(), unitRandom: Self.unitRandom())
+                else { return }
+                transfer.pendingRetry = (delay, attempt, failure.error)
+                waits = true
+            }
+            return waits
+        }
     }
 
     private func validate(_ response: ImageDownloadResponse) throws(ImageDownloadError) {
@@ -74,6 +128,7 @@ extension ImageDownloader {
             case tooLarge(TransferID)
             case progress(TransferID, received: Int64, expected: Int64?,
                           listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)],
+                          pieceListeners: [(TransferRegistry.CallerID, @Sendable ([UInt8]) -> Void)],
                           progressive: ProgressiveDecodingThrottle?)
         }
         let step: Step = state.withLock { state in
@@ -87,23 +142,26 @@ extension ImageDownloader {
                     step = .deferred
                     return
                 }
-                let received = transfer.body.count + data.count
+                let received = transfer.machine.receivedCount + data.count
                 guard received <= limit else {
                     step = .tooLarge(id)
                     return
                 }
-                data.withUnsafeBytes { transfer.body.append(contentsOf: $0) }
+                data.withUnsafeBytes { _ = transfer.machine.receivedBody($0) }
                 transfer.lastActivity = .now
                 var listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)] = []
+                var pieceListeners: [(TransferRegistry.CallerID, @Sendable ([UInt8]) -> Void)] = []
                 for (caller, entry) in transfer.callers {
                     if let progress = entry.callbacks.progress { listeners.append((caller, progress)) }
+                    if let piece = entry.callbacks.data { pieceListeners.append((caller, piece)) }
                 }
                 // Taken out so that decoding runs outside the lock; only this
                 // (serial) delegate queue touches it until it is put back.
                 let progressive = transfer.progressive
                 transfer.progressive = nil
-                step = .progress(id, received: Int64(received), expected: transfer.response?.expectedContentLength,
-                                 listeners: listeners, progressive: progressive)
+                step = .progress(id, received: Int64(received),
+                                 expected: transfer.machine.expectedLength ?? transfer.response?.expectedContentLength,
+                                 listeners: listeners, pieceListeners: pieceListeners, progressive: progressive)
             }
             return step
         }
@@ -120,7 +178,13 @@ extension ImageDownloader {
                 task.cancel()
             }
             return true
-        case .progress(let id, let received, let expected, let listeners, var progressive):
+        case .progress(let id, let received, let expected, let listeners, let pieceListeners, var progressive):
+            if !pieceListeners.isEmpty {
+                let piece = [UInt8](data)
+                for (caller, listener) in pieceListeners {
+                    deliverIfActive(caller) { listener(piece) }
+                }
+            }
             for (caller, listener) in listeners {
                 deliverIfActive(caller) { listener(received, expected) }
             }
@@ -152,7 +216,8 @@ extension ImageDownloader {
         enum Outcome {
             case unknown
             case abandoned(URL, ImageDownloadError?)
-            case failed(URL, TransferID)
+            case failed(URL, TransferID, ImageDownloadError)
+            case retrying(URL, TransferID, delay: Duration, attempt: Int, error: ImageDownloadError)
             case succeeded(URL, TransferID, [UInt8], ImageDownloadResponse?, ProgressiveDecodingThrottle?)
             /// Bytes only: the transfer is already removed and its callers claimed.
             case delivered(URL, [UInt8], ImageDownloadResponse?, [(id: TransferRegistry.CallerID, caller: TransferRegistry.Caller)])
@@ -163,14 +228,38 @@ extension ImageDownloader {
             let (id, url) = (entry.transfer, entry.url)
             let toStart = state.queue.finish(id)
             guard state.registry.contains(id) else { return (.abandoned(url, entry.failure), toStart) }
-            if error != nil { return (.failed(url, id), toStart) }
+            // An attempt stopped to be tried again, or one that failed on its own.
+            var retry: (delay: Duration, attempt: Int, error: ImageDownloadError)?
+            var failure: ImageDownloadError?
+            state.registry.update(id) { transfer in
+                if let pending = transfer.pendingRetry {
+                    retry = pending
+                    transfer.pendingRetry = nil
+                } else if let error {
+                    let action = transfer.machine.failed(Self.transferFailure(for: error), now: Date(), unitRandom: Self.unitRandom())
+                    switch action {
+                    case .wait(let delay, let attempt): retry = (delay, attempt, Self.map(error))
+                    case .fail(let final): failure = final
+                    default: failure = Self.map(error)
+                    }
+                }
+                if retry != nil {
+                    transfer.phase = .waiting
+                    transfer.response = nil
+                }
+            }
+            if let retry { return (.retrying(url, id, delay: retry.delay, attempt: retry.attempt, error: retry.error), toStart) }
+            if let failure {
+                if let transfer = state.registry.read(id, { $0 }) { Self.keepResumable(of: transfer, in: &state) }
+                return (.failed(url, id, failure), toStart)
+            }
             state.registry.closeToJoiners(id)
             var body: [UInt8] = []
             var response: ImageDownloadResponse?
             var progressive: ProgressiveDecodingThrottle?
             state.registry.update(id) { transfer in
                 transfer.phase = .processing
-                swap(&body, &transfer.body)
+                if case .complete(let bytes) = transfer.machine.finished() { body = bytes }
                 response = transfer.response
                 progressive = transfer.progressive
             }
@@ -188,9 +277,12 @@ extension ImageDownloader {
             return
         case .abandoned(let url, let failure):
             emit(.stopped(url, error: failure ?? mapped ?? .cancelled))
-        case .failed(let url, let id):
-            fail(id, with: mapped ?? .cancelled)
+        case .failed(let url, let id, let failure):
+            fail(id, with: failure)
             emit(.stopped(url, error: mapped))
+        case .retrying(let url, let id, let delay, let attempt, let failure):
+            emit(.stopped(url, error: failure))
+            scheduleRetry(id, url: url, delay: delay, attempt: attempt, error: failure)
         case .delivered(let url, let body, let response, let callers):
             emit(.stopped(url, error: nil))
             // Before the completions, so that observers see it before callers move on.
@@ -218,21 +310,37 @@ extension ImageDownloader {
     /// Fails running transfers that received nothing for `timeout`.
     func expireIdleTransfers(olderThan timeout: Duration) {
         let now = ContinuousClock.now
-        let expired: [(TransferRegistry.Transfer, URLSessionDataTask)] = state.withLock { state in
+        let (expired, retried): ([(TransferRegistry.Transfer, URLSessionDataTask)], [URLSessionDataTask]) = state.withLock { state in
             var expired: [(TransferRegistry.Transfer, URLSessionDataTask)] = []
+            var retried: [URLSessionDataTask] = []
             for (id, transfer) in state.registry.transfers {
-                guard case .running(let task) = transfer.phase, now - transfer.lastActivity >= timeout,
-                      let removed = state.registry.remove(id) else { continue }
+                guard case .running(let task) = transfer.phase, transfer.pendingRetry == nil,
+                      now - transfer.lastActivity >= (transfer.request.timeout ?? timeout) else { continue }
+                var waits = false
+                state.registry.update(id) { transfer in
+                    if case .wait(let delay, let attempt) = transfer.machine.failed(.timedOut, now: Date(), unitRandom: Self.unitRandom()) {
+                        transfer.pendingRetry = (delay, attempt, .timedOut)
+                        waits = true
+                    }
+                }
+                if waits {
+                    retried.append(task)
+                    continue
+                }
+                guard let removed = state.registry.remove(id) else { continue }
+                Self.keepResumable(of: removed, in: &state)
                 state.transferOfTask[ObjectIdentifier(task)]?.failure = .timedOut
                 expired.append((removed, task))
             }
-            return expired
+            return (expired, retried)
         }
         for (transfer, task) in expired {
             deliver(.failure(.timedOut), to: transfer.orderedCallers)
             // The slot is freed when URLSession reports the cancelled task complete.
             task.cancel()
         }
+        // These wait for a retry once URLSession reports the cancelled task complete.
+        for task in retried { task.cancel() }
     }
 
     static func map(_ error: any Error) -> ImageDownloadError {

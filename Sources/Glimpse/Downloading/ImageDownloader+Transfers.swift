@@ -10,9 +10,10 @@ extension ImageDownloader {
     /// request modifier, then hands the task to URLSession.
     func start(_ ids: [TransferID]) {
         for id in ids {
-            let request = state.withLock { $0.registry.beginPreparing(id) }
-            guard let request else { continue }
-            let urlRequest = makeURLRequest(request)
+            let prepared = state.withLock { $0.registry.beginPreparing(id) }
+            guard let (request, attemptHeaders) = prepared else { continue }
+            var urlRequest = makeURLRequest(request)
+            for (name, value) in attemptHeaders { urlRequest.setValue(value, forHTTPHeaderField: name) }
             if let modify = configuration.hooks.modifyRequest {
                 Task { [self] in launch(id, await modify(urlRequest)) }
             } else {
@@ -24,8 +25,9 @@ extension ImageDownloader {
     func makeURLRequest(_ request: ImageDownloadRequest) -> URLRequest {
         // URLSession's own timer is only a backstop for the connection phase
         // (the watchdog enforces the idle timeout); whole seconds, at least one.
-        let seconds = max(1, (Double(configuration.timeout.components.seconds)
-            + Double(configuration.timeout.components.attoseconds) / 1e18).rounded(.up))
+        let timeout = request.timeout ?? configuration.timeout
+        let seconds = max(1, (Double(timeout.components.seconds)
+            + Double(timeout.components.attoseconds) / 1e18).rounded(.up))
         var urlRequest = URLRequest(url: request.url,
                                     cachePolicy: request.options.contains(.useURLCache) ? .useProtocolCachePolicy
                                                                                         : .reloadIgnoringLocalCacheData,
@@ -66,6 +68,11 @@ extension ImageDownloader {
         }
         // Created outside the lock; it cannot report anything before `resume()`.
         let task = (request.httpShouldHandleCookies ? cookieSession : session).dataTask(with: request)
+        // Outside the state lock: the setter synchronises with URLSession's own queue, whose
+        // thread may be waiting for that lock to report another task's events.
+        if let priority = state.withLock({ $0.registry.read(id, { $0.priority }) }) {
+            task.priority = priority.sessionPriority
+        }
         let launched: Bool = state.withLock { state in
             guard state.registry.beginRunning(id, task: task) else { return false }
             state.transferOfTask[ObjectIdentifier(task)] = TaskEntry(transfer: id, url: url)

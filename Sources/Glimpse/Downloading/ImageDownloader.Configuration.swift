@@ -78,7 +78,8 @@ extension ImageDownloader {
         }
         /// Sent with every request unless the request overrides them.
         public var defaultHeaders: [String: String] = [
-            "Accept": "image/*,*/*;q=0.8",
+            // WebP named first, as browsers do: servers that negotiate formats send it only when asked by name.
+            "Accept": "image/webp,image/*,*/*;q=0.8",
             "User-Agent": "Glimpse/\(Glimpse.version)",
         ]
         public var credentials: Credentials?
@@ -88,6 +89,12 @@ extension ImageDownloader {
         public var acceptableContentTypes: Set<String>?
         /// Larger responses are cancelled (64 MiB): from `Content-Length` when
         /// present, else as soon as the streamed body passes it.
+        /// How failed transfers are tried again; a request can override it
+        /// (``ImageDownloadRequest/retryPolicy``). Coalesced callers share one
+        /// transfer and so its retries.
+        public var retryPolicy: RetryPolicy = .standard
+        /// How the first part of a failed transfer is kept for resuming it.
+        public var resumption = Resumption()
         public var maximumResponseSize: Int = 64 << 20
         public var allowedSchemes: Schemes = [.http, .https]
         /// Decoders for requests that ask for an image.
@@ -95,6 +102,25 @@ extension ImageDownloader {
         public var hooks = Hooks()
         /// Where SDWebImage-style notifications are posted; none when `nil`.
         public var notificationCenter: NotificationCenter?
+
+        /// Keeping the received part of a failed transfer so that the next
+        /// attempt — a retry, or a later request for the same resource — asks
+        /// only for the rest (`Range` with `If-Range`, RFC 9110 §14.2, §13.1.5).
+        public struct Resumption: Sendable, Hashable {
+            /// Off: every attempt starts from the first byte.
+            public var isEnabled: Bool
+            /// How long a failed transfer's bytes wait for a later request.
+            public var lifetime: Duration
+            /// The most bytes held for later requests, all resources together;
+            /// the oldest go first.
+            public var maximumTotalBytes: Int
+
+            public init(isEnabled: Bool = true, lifetime: Duration = .seconds(600), maximumTotalBytes: Int = 32 << 20) {
+                self.isEnabled = isEnabled
+                self.lifetime = lifetime
+                self.maximumTotalBytes = maximumTotalBytes
+            }
+        }
 
         public init() {}
 

@@ -48,7 +48,7 @@ public final class ImageDownloader: Sendable {
     /// by the downloader because corelibs' URLSession does not time out a
     /// server that stalls after the response head. A dispatch queue rather
     /// than a task, so that a busy cooperative pool cannot delay it.
-    private let watchdog = DispatchQueue(label: "Glimpse.ImageDownloader.watchdog")
+    let watchdog = DispatchQueue(label: "Glimpse.ImageDownloader.watchdog")
 
     struct TaskEntry: Sendable {
         var transfer: TransferRegistry.TransferID
@@ -72,12 +72,15 @@ public final class ImageDownloader: Sendable {
         /// registry because a caller leaves the registry when its completion is
         /// scheduled, and the progress scheduled before it must still arrive.
         var deliverable: Set<TransferRegistry.CallerID> = []
+        /// First parts of failed transfers, for later requests.
+        var resumables: ResumableDataStore
     }
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         state = Mutex(State(queue: DownloadQueue(maximumConcurrent: configuration.maximumConcurrentDownloads,
-                                                 order: configuration.executionOrder)))
+                                                 order: configuration.executionOrder),
+                            resumables: ResumableDataStore(limits: configuration.resumption)))
         handlesEventsInline = configuration.hooks.validateResponse == nil && configuration.notificationCenter == nil
         let bridge = SessionDelegateBridge()
         let delegateQueue = SessionDelegateQueue()
@@ -144,7 +147,10 @@ public final class ImageDownloader: Sendable {
         let registry = configuration.decoderRegistry
         let (attached, toStart): ((caller: UInt64, transfer: Int, isNew: Bool)?, [Int]) = state.withLock { state in
             guard !state.isInvalidated else { return (nil, []) }
-            let attached = state.registry.attach(request, callbacks: handlers)
+            let key = request.transferKey
+            let resumable = state.registry.isJoinable(key) ? nil : state.resumables.take(key, now: .now)
+            let attached = state.registry.attach(request, callbacks: handlers, retryPolicy: configuration.retryPolicy,
+                                                 resumes: configuration.resumption.isEnabled, resumable: resumable)
             state.deliverable.insert(attached.caller)
             var toStart: [Int] = []
             if attached.isNew {
@@ -155,7 +161,7 @@ public final class ImageDownloader: Sendable {
             if let decoding = request.decoding, let throttle = decoding.progressive {
                 state.registry.update(attached.transfer) { transfer in
                     // A late joiner only gets partials if no byte has been fed yet.
-                    if transfer.progressive == nil, transfer.body.isEmpty {
+                    if transfer.progressive == nil, transfer.machine.receivedCount == 0, transfer.machine.attempts <= 1 {
                         transfer.progressive = ProgressiveDecodingThrottle(registry: registry, options: decoding.options,
                                                                            throttle: throttle)
                     }
@@ -196,6 +202,10 @@ public final class ImageDownloader: Sendable {
                     // The slot is freed when URLSession reports the task complete,
                     // so that the server never sees more connections than the limit.
                     task = running
+                    Self.keepResumable(of: abandoned, in: &state)
+                case .waiting:
+                    // No slot and no task; the retry timer finds the transfer gone.
+                    Self.keepResumable(of: abandoned, in: &state)
                 case .processing:
                     break
                 }
@@ -215,10 +225,14 @@ public final class ImageDownloader: Sendable {
     }
 
     func setPriority(_ priority: ImageDownloadPriority, caller: UInt64) {
-        state.withLock { state in
-            guard let (transfer, effective) = state.registry.setPriority(priority, of: caller) else { return }
+        let running: (URLSessionDataTask, ImageDownloadPriority)? = state.withLock { state in
+            guard let (transfer, effective) = state.registry.setPriority(priority, of: caller) else { return nil }
             state.queue.setPriority(transfer, effective)
+            guard case .running(let task)? = state.registry.read(transfer, { $0.phase }) else { return nil }
+            return (task, effective)
         }
+        // A running transfer keeps its slot; URLSession may still favour it.
+        if let (task, effective) = running { task.priority = effective.sessionPriority }
     }
 
     func isActive(caller: UInt64) -> Bool {
@@ -323,6 +337,7 @@ public final class ImageDownloader: Sendable {
         let (name, url): (Notification.Name, URL) = switch event {
         case .started(let url): (.glimpseDownloadStart, url)
         case .receivedResponse(let url, _): (.glimpseDownloadReceiveResponse, url)
+        case .retrying(let url, _, _, _): (.glimpseDownloadRetry, url)
         case .stopped(let url, _): (.glimpseDownloadStop, url)
         case .finished(let url): (.glimpseDownloadFinish, url)
         }

@@ -28,6 +28,8 @@ struct TransferRegistry: Sendable {
         case preparing
         /// The URLSession task runs.
         case running(URLSessionDataTask)
+        /// Between attempts: no slot, no task; a timer queues it again.
+        case waiting
         /// The body is complete; transform and decoding run.
         case processing
     }
@@ -38,7 +40,11 @@ struct TransferRegistry: Sendable {
         let request: ImageDownloadRequest
         var callers: [CallerID: Caller] = [:]
         var phase: Phase = .queued
-        var body: [UInt8] = []
+        /// Attempts, retries and the body received so far.
+        var machine: TransferStateMachine
+        /// Set when the running attempt is being stopped to be tried again:
+        /// the wait, the next attempt's number and why this one failed.
+        var pendingRetry: (delay: Duration, attempt: Int, error: ImageDownloadError)?
         var response: ImageDownloadResponse?
         var progressive: ProgressiveDecodingThrottle?
         /// Set when a body piece was sent from URLSession's thread to the
@@ -64,12 +70,21 @@ struct TransferRegistry: Sendable {
 
     var callerCount: Int { transferOfCaller.count }
 
+    /// Whether a request with `key` would join a running transfer.
+    func isJoinable(_ key: ImageDownloadRequest.TransferKey) -> Bool {
+        joinable[key].map(contains) ?? false
+    }
+
     func isActive(_ caller: CallerID) -> Bool { transferOfCaller[caller] != nil }
 
     func transfer(of caller: CallerID) -> TransferID? { transferOfCaller[caller] }
 
     /// Adds a caller, to the joinable transfer for its key or to a new one.
-    mutating func attach(_ request: ImageDownloadRequest, callbacks: DownloadCallbacks)
+    ///
+    /// A new transfer retries under `retryPolicy` unless the request names its
+    /// own, and resumes from what `resumable` returns for its key.
+    mutating func attach(_ request: ImageDownloadRequest, callbacks: DownloadCallbacks, retryPolicy: RetryPolicy = .never,
+                         resumes: Bool = true, resumable: ResumableData? = nil)
         -> (caller: CallerID, transfer: TransferID, isNew: Bool) {
         let caller = nextCaller
         nextCaller += 1
@@ -82,7 +97,12 @@ struct TransferRegistry: Sendable {
         }
         let id = nextTransfer
         nextTransfer += 1
-        var transfer = Transfer(key: key, request: request)
+        var transfer = Transfer(key: key, request: request,
+                                machine: TransferStateMachine(policy: request.retryPolicy ?? retryPolicy,
+                                                              resumingFrom: resumable, resumes: resumes,
+                                                              callerAskedForRange: request.headers.keys.contains {
+                                                                  $0.lowercased() == "range"
+                                                              }))
         transfer.callers[caller] = entry
         transfers[id] = transfer
         joinable[key] = id
@@ -150,12 +170,14 @@ struct TransferRegistry: Sendable {
 
     func contains(_ id: TransferID) -> Bool { transfers.index(forKey: id) != nil }
 
-    /// Moves a queued transfer to ``Phase/preparing``; returns its request, or
-    /// `nil` when it is gone or not queued.
-    mutating func beginPreparing(_ id: TransferID) -> ImageDownloadRequest? {
-        guard let index = transfers.index(forKey: id), case .queued = transfers.values[index].phase else { return nil }
+    /// Moves a queued transfer to ``Phase/preparing`` and starts its next
+    /// attempt; returns its request and the header fields the attempt adds
+    /// (a range when resuming), or `nil` when it is gone or not queued.
+    mutating func beginPreparing(_ id: TransferID) -> (request: ImageDownloadRequest, headers: [String: String])? {
+        guard let index = transfers.index(forKey: id), case .queued = transfers.values[index].phase,
+              let headers = transfers.values[index].machine.send() else { return nil }
         transfers.values[index].phase = .preparing
-        return transfers.values[index].request
+        return (transfers.values[index].request, headers)
     }
 
     /// Moves a preparing transfer to ``Phase/running(_:)``; false when it is

@@ -7,8 +7,14 @@ import Synchronization
 final class FailedURLCache: Sendable {
     private let timeToLive: Duration
     private let clock: CacheClock
-    /// Expiry time by URL key.
-    private let entries = Mutex<[String: Duration]>([:])
+    private struct Entry {
+        var expiry: Duration
+        /// Why the URL failed, handed out with each fail-fast answer.
+        var reason: ImageLoadError
+    }
+
+    /// Expiry time and reason by URL key.
+    private let entries = Mutex<[String: Entry]>([:])
     /// Above this many entries an insert first drops the expired ones.
     private let purgeThreshold = 4096
 
@@ -17,23 +23,26 @@ final class FailedURLCache: Sendable {
         self.clock = clock
     }
 
-    /// Whether `key` failed within the time-to-live; forgets it once expired.
-    func contains(_ key: String) -> Bool {
+    /// Why `key` failed, if it did within the time-to-live; forgets it once expired.
+    func failure(_ key: String) -> ImageLoadError? {
         let now = clock.now()
         return entries.withLock { entries in
-            guard let expiry = entries[key] else { return false }
-            if expiry > now { return true }
+            guard let entry = entries[key] else { return nil }
+            if entry.expiry > now { return entry.reason }
             entries[key] = nil
-            return false
+            return nil
         }
     }
 
-    func insert(_ key: String) {
+    /// Whether `key` failed within the time-to-live.
+    func contains(_ key: String) -> Bool { failure(key) != nil }
+
+    func insert(_ key: String, reason: ImageLoadError) {
         guard timeToLive > .zero else { return }
         let now = clock.now()
         entries.withLock { entries in
-            if entries.count >= purgeThreshold { entries = entries.filter { $0.value > now } }
-            entries[key] = now + timeToLive
+            if entries.count >= purgeThreshold { entries = entries.filter { $0.value.expiry > now } }
+            entries[key] = Entry(expiry: now + timeToLive, reason: reason)
         }
     }
 

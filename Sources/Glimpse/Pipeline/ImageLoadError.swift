@@ -6,10 +6,10 @@ public enum ImageLoadError: Error, Sendable, Hashable, CustomStringConvertible {
     case decoding(ImageDecodingError)
     /// The transformer rejected the image.
     case transform(TransformError)
-    /// The URL failed permanently a short while ago (failed-URL cache); pass
-    /// ``ImageManager/Options/retryFailed`` to try anyway.
-    case failedRecently
-    /// ``ImageManager/Options/fromCacheOnly`` was set and no tier had the image.
+    /// The URL failed permanently a short while ago, for the reason given
+    /// (failed-URL cache); pass ``ImageRequest/Options/retryFailed`` to try anyway.
+    indirect case failedRecently(ImageLoadError)
+    /// ``ImageRequest/Options/fromCacheOnly`` was set and no tier had the image.
     case notCached
     /// The should-download hook said no.
     case downloadRefused
@@ -21,7 +21,7 @@ public enum ImageLoadError: Error, Sendable, Hashable, CustomStringConvertible {
         case .download(let error): error.description
         case .decoding(let error): "cannot decode: \(error)"
         case .transform(let error): "cannot transform: \(error)"
-        case .failedRecently: "failed recently (negative cache)"
+        case .failedRecently(let reason): "failed recently (negative cache): \(reason)"
         case .notCached: "not cached"
         case .downloadRefused: "download refused"
         case .cancelled: "cancelled"

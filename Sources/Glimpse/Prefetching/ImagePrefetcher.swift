@@ -19,19 +19,35 @@ public final class ImagePrefetcher: Sendable {
     public struct Configuration: Sendable {
         /// Loads in flight at once per batch (3).
         public var maximumConcurrentLoads = 3
-        /// The downloads' priority (low).
+        /// The loads' priority (low).
         public var priority: ImageDownloadPriority = .low
-        public var destination: Destination = .memoryAndDisk
-        /// Options for each load (the priority above replaces theirs).
-        public var options = ImageManager.Options()
+        /// What a prefetch fills: by default the data tier only, decoding
+        /// nothing that would be thrown away.
+        public var destination: Destination = .diskOnly
+        /// Processors and options for each load (with ``Destination/memoryAndDisk``).
+        public var processors: [any ImageTransformer] = []
+        public var options: ImageRequest.Options = []
 
         public init(maximumConcurrentLoads: Int = 3, priority: ImageDownloadPriority = .low,
-                    destination: Destination = .memoryAndDisk, options: ImageManager.Options = ImageManager.Options()) {
+                    destination: Destination = .diskOnly, processors: [any ImageTransformer] = [],
+                    options: ImageRequest.Options = []) {
             self.maximumConcurrentLoads = maximumConcurrentLoads
             self.priority = priority
             self.destination = destination
+            self.processors = processors
             self.options = options
         }
+    }
+
+    /// One URL's outcome, reported as it happens.
+    public struct Progress: Sendable {
+        public var url: URL
+        /// The tier the image was found in or loaded from, or why it failed.
+        public var result: Result<ImageTier, ImageLoadError>
+        /// URLs done so far (finished or failed) and of those, failed.
+        public var completed: Int
+        public var failed: Int
+        public var total: Int
     }
 
     /// How a batch ended.
@@ -40,30 +56,31 @@ public final class ImagePrefetcher: Sendable {
         public var finished: Int
         /// URLs that failed or were cancelled.
         public var skipped: Int
+        /// Each URL's outcome (cancelled ones that never started are absent).
+        public var results: [URL: Result<ImageTier, ImageLoadError>]
 
-        public init(finished: Int, skipped: Int) {
+        public init(finished: Int, skipped: Int, results: [URL: Result<ImageTier, ImageLoadError>] = [:]) {
             self.finished = finished
             self.skipped = skipped
+            self.results = results
         }
     }
 
-    public let manager: ImageManager
+    public let pipeline: ImagePipeline
     public let configuration: Configuration
     private let batches = Mutex<[UInt64: Task<Summary, Never>]>([:])
     private let nextBatch = Atomic<UInt64>(0)
 
-    public init(manager: ImageManager, configuration: Configuration = Configuration()) {
-        self.manager = manager
+    public init(pipeline: ImagePipeline, configuration: Configuration = Configuration()) {
+        self.pipeline = pipeline
         self.configuration = configuration
     }
 
     /// Prefetches `urls` and returns when all of them finished, failed or were cancelled.
     ///
-    /// - Parameter progress: `(finished, total)` after each URL that finished
-    ///   (failures count towards the summary's `skipped` only).
+    /// - Parameter progress: after each URL, finished or failed.
     @discardableResult
-    public func prefetch(_ urls: [URL],
-                         progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil) async -> Summary {
+    public func prefetch(_ urls: [URL], progress: (@Sendable (Progress) -> Void)? = nil) async -> Summary {
         let id = nextBatch.wrappingAdd(1, ordering: .relaxed).newValue
         let task = Task { [self] in await run(urls, progress: progress) }
         batches.withLock { $0[id] = task }
@@ -77,7 +94,7 @@ public final class ImagePrefetcher: Sendable {
     }
 
     /// Callback form of ``prefetch(_:progress:)``; `completion` runs once with the summary.
-    public func startPrefetching(_ urls: [URL], progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil,
+    public func startPrefetching(_ urls: [URL], progress: (@Sendable (Progress) -> Void)? = nil,
                                  completion: (@Sendable (Summary) -> Void)? = nil) {
         Task { [self] in
             let summary = await prefetch(urls, progress: progress)
@@ -90,42 +107,39 @@ public final class ImagePrefetcher: Sendable {
         for task in batches.withLock({ Array($0.values) }) { task.cancel() }
     }
 
-    private func run(_ urls: [URL], progress: (@Sendable (Int, Int) -> Void)?) async -> Summary {
+    private func run(_ urls: [URL], progress: (@Sendable (Progress) -> Void)?) async -> Summary {
         let total = urls.count
         let width = max(1, configuration.maximumConcurrentLoads)
-        var options = configuration.options
-        options.priority = configuration.priority
-        let destination = configuration.destination
-        let manager = manager
+        let configuration = configuration
+        let pipeline = pipeline
         var finished = 0
         var skipped = 0
-        let loadOptions = options
-        let load: @Sendable (URL) async -> Bool = { url in
-            if Task.isCancelled { return false }
+        var results: [URL: Result<ImageTier, ImageLoadError>] = [:]
+        let load: @Sendable (URL) async -> (URL, Result<ImageTier, ImageLoadError>) = { url in
+            if Task.isCancelled { return (url, .failure(.cancelled)) }
+            let request = ImageRequest(url: url, processors: configuration.processors, options: configuration.options,
+                                       priority: configuration.priority)
             do throws(ImageLoadError) {
-                switch destination {
-                case .memoryAndDisk: _ = try await manager.load(url, options: loadOptions)
-                case .diskOnly: try await manager.loadData(url, options: loadOptions)
+                switch configuration.destination {
+                case .memoryAndDisk: return (url, .success(try await pipeline.load(request).tier))
+                case .diskOnly: return (url, .success(try await pipeline.loadData(request)))
                 }
-                return true
             } catch {
-                return false
+                return (url, .failure(error))
             }
         }
-        await withTaskGroup(of: Bool.self) { group in
+        await withTaskGroup(of: (URL, Result<ImageTier, ImageLoadError>).self) { group in
             var next = 0
             while next < min(width, total) {
                 let url = urls[next]
                 next += 1
                 group.addTask { await load(url) }
             }
-            while let succeeded = await group.next() {
-                if succeeded {
-                    finished += 1
-                    progress?(finished, total)
-                } else {
-                    skipped += 1
-                }
+            while let (url, result) = await group.next() {
+                results[url] = result
+                if case .success = result { finished += 1 } else { skipped += 1 }
+                progress?(Progress(url: url, result: result, completed: finished + skipped, failed: skipped,
+                                   total: total))
                 guard next < total else { continue }
                 if Task.isCancelled {
                     // What never started is skipped too.
@@ -138,6 +152,6 @@ public final class ImagePrefetcher: Sendable {
                 }
             }
         }
-        return Summary(finished: finished, skipped: skipped)
+        return Summary(finished: finished, skipped: skipped, results: results)
     }
 }

@@ -5,6 +5,7 @@ extension EncoderRegistry {
         registry.register(PNG.Encoder.self, for: .png)
         registry.register(PNG.AnimationEncoder.self, for: .apng)
         registry.register(GIF.Encoder.self, for: .gif)
+        registry.register(JPEG.Encoder.self, for: .jpeg)
         return registry
     }
 }

@@ -5,6 +5,7 @@ extension DecoderRegistry {
         registry.register(PNG.Decoder.self, for: .png, .apng)
         registry.register(GIF.Decoder.self, for: .gif)
         registry.register(JPEG.Decoder.self, for: .jpeg)
+        registry.register(WebP.Decoder.self, for: .webp)
         return registry
     }
 }

@@ -21,7 +21,7 @@ struct ImageDownloaderHTTPTests {
         #expect(result.response.expectedContentLength == Int64(body.count))
         #expect(result.image == nil)
         let request = try #require(harness.server.requests.first)
-        #expect(request.header("Accept") == "image/*,*/*;q=0.8")
+        #expect(request.header("Accept") == "image/webp,image/*,*/*;q=0.8")
         #expect(request.header("User-Agent") == "Glimpse/\(Glimpse.version)")
         await harness.finish()
     }

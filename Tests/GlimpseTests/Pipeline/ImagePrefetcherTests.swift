@@ -16,15 +16,20 @@ extension PipelineTests {
                     body: .drip(png, chunkSize: 100, interval: .milliseconds(10)))))
             }
             let urls = (0..<9).map { harness.url("/p\($0).png") } + [harness.url("/missing.png")]
-            let progress = Collected<[Int]>()
-            let prefetcher = ImagePrefetcher(manager: harness.manager)
-            let summary = await prefetcher.prefetch(urls) { finished, total in progress.append([finished, total]) }
-            #expect(summary == ImagePrefetcher.Summary(finished: 9, skipped: 1))
-            #expect(progress.values.map { $0[0] } == Array(1...9))
-            #expect(progress.values.allSatisfy { $0[1] == 10 })
+            let progress = Collected<ImagePrefetcher.Progress>()
+            let prefetcher = ImagePrefetcher(pipeline: harness.pipeline,
+                                             configuration: ImagePrefetcher.Configuration(destination: .memoryAndDisk))
+            let summary = await prefetcher.prefetch(urls) { progress.append($0) }
+            #expect(summary.finished == 9 && summary.skipped == 1)
+            #expect(summary.results[urls[9]] == .failure(.download(.badStatus(404))))
+            #expect(urls.dropLast().allSatisfy { summary.results[$0] == .success(.network) })
+            // Failures count in the progress too.
+            #expect(progress.values.map(\.completed) == Array(1...10))
+            #expect(progress.values.last?.failed == 1)
+            #expect(progress.values.allSatisfy { $0.total == 10 })
             #expect(harness.server.statistics.maxActiveRequests <= 3)
             for url in urls.dropLast() {
-                #expect(try await harness.manager.load(url).tier == .memory)
+                #expect(try await harness.pipeline.load(url).tier == .memory)
             }
             #expect(harness.server.requests.count == 10)
         }
@@ -35,15 +40,16 @@ extension PipelineTests {
             let png = try Fixtures.bytes("png/size-9x9-seq.png")
             for index in 0..<4 { harness.server.setRoute("/d\(index).png", .fixed(.ok(png))) }
             let urls = (0..<4).map { harness.url("/d\($0).png") }
-            let prefetcher = ImagePrefetcher(manager: harness.manager,
-                                             configuration: ImagePrefetcher.Configuration(destination: .diskOnly))
+            // Disk only is the default.
+            let prefetcher = ImagePrefetcher(pipeline: harness.pipeline)
             let summary = await prefetcher.prefetch(urls)
-            #expect(summary == ImagePrefetcher.Summary(finished: 4, skipped: 0))
-            #expect(harness.cache.memory.count == 0)
+            #expect(summary.finished == 4 && summary.skipped == 0)
+            #expect(harness.cache.memory.imageCount == 0)
             #expect(harness.cache.disk?.count == 4)
-            #expect(try await harness.manager.load(urls[0]).tier == .disk)
+            #expect(try await harness.pipeline.load(urls[0]).tier == .disk)
             // A second disk-only pass finds everything on disk.
-            #expect(await prefetcher.prefetch(urls) == ImagePrefetcher.Summary(finished: 4, skipped: 0))
+            let second = await prefetcher.prefetch(urls)
+            #expect(second.finished == 4 && urls.allSatisfy { second.results[$0] == .success(.disk) })
             #expect(harness.server.requests.count == 4)
         }
 
@@ -53,13 +59,13 @@ extension PipelineTests {
             harness.server.setFallback(.fixed(LoopbackHTTPServer.Response(
                 status: 200, headers: [("Content-Type", "image/png")], body: .stall(declaredLength: 1000, limit: .seconds(3)))))
             let urls = (0..<8).map { harness.url("/stall\($0).png") }
-            let prefetcher = ImagePrefetcher(manager: harness.manager)
+            let prefetcher = ImagePrefetcher(pipeline: harness.pipeline)
             let done = Collected<ImagePrefetcher.Summary>()
             prefetcher.startPrefetching(urls, completion: { done.append($0) })
             #expect(await harness.server.waitUntil { $0.requests.count == 3 })
             prefetcher.cancel()
             #expect(await eventually { done.values.count == 1 })
-            #expect(done.values.first == ImagePrefetcher.Summary(finished: 0, skipped: 8))
+            #expect(done.values.first?.finished == 0 && done.values.first?.skipped == 8)
             #expect(harness.server.requests.count == 3)
             #expect(await eventually { harness.downloader.waitingCallerCount == 0 })
             #expect(await harness.server.waitUntil { $0.abortedByClient.count + $0.closedConnections.count >= 3 })

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The first part of a body whose transfer failed, with what is needed to ask
 /// for the rest of the *same* representation (RFC 9110 §14, §13.1.5).
 ///
@@ -9,14 +7,14 @@ import Foundation
 /// different version and the two halves would be spliced into garbage.
 struct ResumableData: Sendable, Hashable {
     /// The bytes received, from offset 0.
-    var body: Data
+    var body: [UInt8]
     /// The value for `If-Range`: the strong ETag, or `Last-Modified`.
     var validator: String
     /// The full length from the first response, when it said.
     var totalLength: Int64?
 
     /// What to keep of a failed attempt: `nil` when it cannot be resumed.
-    init?(body: Data, status: Int, headers: [String: String]) {
+    init?(body: [UInt8], status: Int, headers: [String: String]) {
         guard !body.isEmpty, let validator = Self.validator(in: headers) else { return nil }
         let acceptsRanges = headers["accept-ranges"]?.lowercased().split(separator: ",")
             .contains { $0.trimmingSpaces() == "bytes" } ?? false

@@ -6,64 +6,81 @@ import Foundation
 ///
 /// A value-type state machine in the manner of swift-nio's: the transport
 /// reports events (an attempt's response head, a piece of body, its end or
-/// failure, the retry timer) and performs the ``Action`` each returns. It has
-/// no I/O, clock or randomness of its own, so tests drive it exactly.
+/// failure) and performs the ``Action`` each returns. It has no I/O, clock or
+/// randomness of its own, so tests drive it exactly. It also holds the body,
+/// so that the bytes of one attempt can only ever continue those of an earlier
+/// one through ``ResumableData/isContinued(by:)``.
 struct TransferStateMachine: Sendable {
     /// What the transport must do next.
     enum Action: Sendable, Equatable {
-        /// Send the request, adding these header fields (a range request when resuming).
-        case send(headers: [String: String])
         /// Go on receiving.
         case proceed
-        /// Stop this attempt and send the request again at once without a
-        /// range: the server's answer cannot continue the stored bytes.
+        /// Stop this attempt and call ``send()`` again at once, without waiting
+        /// and without counting a retry: the server's answer cannot continue the
+        /// stored bytes, so the next attempt asks for the whole body.
         case restart
-        /// Release the attempt's slot, wait, then call ``retryTimerFired()``;
-        /// `attempt` is the number of the attempt that will follow (2 for the first retry).
+        /// Stop this attempt, release its slot, and call ``send()`` after the
+        /// wait; `attempt` is the number of the attempt that will follow.
         case wait(Duration, attempt: Int)
         /// The whole body has arrived.
-        case complete(Data)
+        case complete([UInt8])
         /// The transfer has failed for good.
         case fail(ImageDownloadError)
     }
 
     private enum State: Sendable {
-        case idle
+        /// Before an attempt; `attempt` is the next one's number.
+        case ready(attempt: Int)
         /// An attempt is out; its response head has not arrived.
         case requesting(attempt: Int, range: ResumableData?)
         /// The head arrived; `body` holds every byte from offset 0.
-        case receiving(attempt: Int, body: Data, status: Int, headers: [String: String], resumed: ResumableData?)
-        /// Between attempts; `attempt` is the next one's number.
-        case waiting(attempt: Int)
+        case receiving(attempt: Int, body: [UInt8], status: Int, headers: [String: String], resumed: ResumableData?)
         case finished
     }
 
-    private var state = State.idle
+    private var state = State.ready(attempt: 1)
     let policy: RetryPolicy
-    /// The largest body accepted, resumed parts included.
-    let maximumBodySize: Int64?
     /// The bytes a later attempt (or a later load) can resume from; kept after
-    /// a final failure so the caller can store it.
+    /// a final failure so that the transport can store it.
     private(set) var resumable: ResumableData?
     /// Attempts sent so far.
     private(set) var attempts = 0
 
-    init(policy: RetryPolicy, maximumBodySize: Int64? = nil, resumingFrom resumable: ResumableData? = nil) {
+    /// Whether the caller's request names a range of its own: then its `206`
+    /// is the body it asked for, and attempts never add a range of their own.
+    let callerAskedForRange: Bool
+    /// Whether a failed attempt's bytes are kept for the next one.
+    let keepsPartialBodies: Bool
+
+    init(policy: RetryPolicy, resumingFrom resumable: ResumableData? = nil, resumes: Bool = true,
+         callerAskedForRange: Bool = false) {
         self.policy = policy
-        self.maximumBodySize = maximumBodySize
-        self.resumable = resumable
+        self.callerAskedForRange = callerAskedForRange
+        keepsPartialBodies = resumes && !callerAskedForRange
+        self.resumable = keepsPartialBodies ? resumable : nil
     }
 
-    /// Sends the first attempt.
-    mutating func start() -> Action {
-        guard case .idle = state else { return .proceed }
-        return send(attempt: 1)
+    /// Bytes of the body held so far (resumed ones included).
+    var receivedCount: Int {
+        if case .receiving(_, let body, _, _, _) = state { return body.count }
+        return 0
     }
 
-    private mutating func send(attempt: Int) -> Action {
+    /// The body's full length, when the response said.
+    var expectedLength: Int64? {
+        guard case .receiving(_, _, let status, let headers, let resumed) = state else { return nil }
+        if let resumed { return resumed.totalLength }
+        return status == 200 ? headers["content-length"].flatMap { Int64($0.trimmingSpaces()) } : nil
+    }
+
+    /// Sends the next attempt: returns the header fields to add to the
+    /// request (`Range` and `If-Range` when resuming), or `nil` when no
+    /// attempt is due.
+    mutating func send() -> [String: String]? {
+        guard case .ready(let attempt) = state else { return nil }
         attempts = attempt
         state = .requesting(attempt: attempt, range: resumable)
-        return .send(headers: resumable?.rangeHeaders ?? [:])
+        return resumable?.rangeHeaders ?? [:]
     }
 
     /// The attempt's response head arrived. Called before the transport judges
@@ -80,35 +97,41 @@ struct TransferStateMachine: Sendable {
             }
             if status == 206 || status == 416 {
                 resumable = nil
-                state = .requesting(attempt: attempt, range: nil)
+                state = .ready(attempt: attempt)
                 return .restart
             }
-        } else if status == 206 {
+        } else if status == 206, !callerAskedForRange {
             // A range nobody asked for: taking it as the whole body would be wrong.
             state = .finished
             return .fail(.badStatus(206))
         }
         resumable = nil
-        state = .receiving(attempt: attempt, body: Data(), status: status, headers: headers, resumed: nil)
+        state = .receiving(attempt: attempt, body: [], status: status, headers: headers, resumed: nil)
         return .proceed
     }
 
-    /// A piece of the body arrived.
-    mutating func receivedBody(_ piece: some DataProtocol) -> Action {
-        guard case .receiving(let attempt, var body, let status, let headers, let resumed) = state else { return .proceed }
-        state = .finished   // lets `body` be appended to without a copy
-        body.append(contentsOf: piece)
-        if let maximumBodySize, Int64(body.count) > maximumBodySize {
-            resumable = nil
-            return .fail(.tooLarge)
-        }
+    /// Reserves room for a body of `count` bytes.
+    mutating func reserveCapacity(_ count: Int) {
+        guard case .receiving(let attempt, var body, let status, let headers, let resumed) = state else { return }
+        state = .finished   // leaves `body` the only reference, so it grows in place
+        body.reserveCapacity(count)
         state = .receiving(attempt: attempt, body: body, status: status, headers: headers, resumed: resumed)
-        return .proceed
+    }
+
+    /// A piece of the body arrived; returns the bytes held so far.
+    @discardableResult
+    mutating func receivedBody(_ piece: UnsafeRawBufferPointer) -> Int {
+        guard case .receiving(let attempt, var body, let status, let headers, let resumed) = state else { return 0 }
+        state = .finished   // leaves `body` the only reference, so the append does not copy it
+        body.append(contentsOf: piece)
+        let count = body.count
+        state = .receiving(attempt: attempt, body: body, status: status, headers: headers, resumed: resumed)
+        return count
     }
 
     /// The attempt ended with the whole body.
     mutating func finished() -> Action {
-        guard case .receiving(_, let body, _, _, _) = state else { return .proceed }
+        guard case .receiving(_, let body, _, _, _) = state else { return .fail(.emptyBody) }
         state = .finished
         resumable = nil
         return .complete(body)
@@ -123,15 +146,17 @@ struct TransferStateMachine: Sendable {
             attempt = number
         case .receiving(let number, let body, let status, let headers, let resumed):
             attempt = number
-            if let resumed {
-                // A resumed attempt cut again: same version, more bytes.
+            if !keepsPartialBodies {
+                resumable = nil
+            } else if let resumed {
+                // A resumed attempt cut again: the same version, more bytes.
                 var longer = resumed
                 longer.body = body
                 resumable = longer
             } else {
                 resumable = ResumableData(body: body, status: status, headers: headers)
             }
-        case .idle, .waiting, .finished:
+        case .ready, .finished:
             return .proceed
         }
         if case .tooLarge = failure { resumable = nil }
@@ -139,21 +164,13 @@ struct TransferStateMachine: Sendable {
             state = .finished
             return .fail(failure.error)
         }
-        state = .waiting(attempt: attempt + 1)
+        state = .ready(attempt: attempt + 1)
         return .wait(delay, attempt: attempt + 1)
     }
 
-    /// The wait before a retry is over: sends the next attempt.
-    mutating func retryTimerFired() -> Action {
-        guard case .waiting(let attempt) = state else { return .proceed }
-        return send(attempt: attempt)
-    }
-
-    /// The caller gave up; whatever is running stops.
-    mutating func cancel() -> Action {
-        if case .finished = state { return .proceed }
+    /// Ends the transfer (cancelled, or failed for a reason of the transport's own).
+    mutating func end() {
         state = .finished
-        return .fail(.cancelled)
     }
 }
 

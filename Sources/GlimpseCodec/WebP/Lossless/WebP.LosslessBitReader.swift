@@ -55,6 +55,7 @@ extension WebP {
             }
         }
 
+        @inline(__always)
         private mutating func refillSlowly() {
             while bitCount <= 56 {
                 if let base, position < count {

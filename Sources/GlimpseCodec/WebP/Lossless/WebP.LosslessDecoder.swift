@@ -77,9 +77,13 @@ extension WebP {
                 try checkDimensions(header.width, header.height, limits: limits)
                 let expected = header.width * header.height * 4
                 guard output.count == expected else { throw .outputSize(expected: expected, actual: output.count) }
-                let argb = try decodeARGB(reader: reader, width: header.width, height: header.height,
-                                          limits: limits, outputBytes: expected)
-                argb.withUnsafeBufferPointer { argb in storeRGBA(argb, into: output) }
+                guard let base = output.baseAddress else { return header }
+                let rowBytes = header.width * 4
+                try decodeRows(reader: reader, width: header.width, height: header.height,
+                               limits: limits, outputBytes: expected) { y, row in
+                    // Safe: y < height, so the row's rowBytes lie inside output.
+                    storeRGBA(row, count: header.width, into: base + y * rowBytes)
+                }
                 return header
             } catch {
                 throw error.decodingError
@@ -114,12 +118,13 @@ extension WebP {
                 try checkDimensions(width, height, limits: limits)
                 let expected = width * height
                 guard output.count == expected else { throw .outputSize(expected: expected, actual: output.count) }
-                let argb = try decodeARGB(reader: LosslessBitReader(bytes), width: width, height: height,
-                                          limits: limits, outputBytes: expected)
-                argb.withUnsafeBufferPointer { argb in
-                    for index in 0..<expected {
-                        // Safe: both hold width * height elements.
-                        output[index] = UInt8(truncatingIfNeeded: argb[index] >> 8)
+                guard let base = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+                try decodeRows(reader: LosslessBitReader(bytes), width: width, height: height,
+                               limits: limits, outputBytes: expected) { y, row in
+                    let target = base + y * width
+                    for x in 0..<width {
+                        // Safe: y < height and x < width index inside output's width * height bytes.
+                        target[x] = UInt8(truncatingIfNeeded: row[x] >> 8)
                     }
                 }
             } catch {
@@ -137,45 +142,30 @@ extension WebP {
             }
         }
 
-        /// Entropy-decodes the main image stream and undoes its transforms:
-        /// `width * height` ARGB pixels.
-        private static func decodeARGB(reader: LosslessBitReader, width: Int, height: Int,
-                                       limits: DecodingLimits, outputBytes: Int) throws(LosslessDefect) -> [UInt32] {
+        /// Entropy-decodes the main image stream and undoes its transforms row by
+        /// row, handing each final ARGB row (`width` pixels) to `sink`.
+        private static func decodeRows(reader: LosslessBitReader, width: Int, height: Int,
+                                       limits: DecodingLimits, outputBytes: Int,
+                                       sink: (Int, UnsafePointer<UInt32>) -> Void) throws(LosslessDefect) {
             var stream = LosslessStreamDecoder(reader: reader, limits: limits, reservedBytes: 0)
             try stream.reserve(outputBytes, of: 1)
-            let (transforms, coded, _) = try stream.decodeMainImage(width: width, height: height)
-            var pixels = coded
-            for transform in transforms.reversed() {
-                if transform.kind == .colorIndexing {
-                    try stream.reserve(transform.width * transform.height, of: 4)
-                    var expanded = [UInt32](repeating: 0, count: transform.width * transform.height)
-                    pixels.withUnsafeBufferPointer { source in
-                        expanded.withUnsafeMutableBufferPointer { target in
-                            // Safe: source holds codedWidth × height, target width × height pixels.
-                            if let source = source.baseAddress, let target = target.baseAddress {
-                                transform.undoColorIndexing(from: source, to: target)
-                            }
-                        }
-                    }
-                    pixels = expanded
-                } else {
-                    pixels.withUnsafeMutableBufferPointer { pixels in
-                        // Safe: this transform's width × height equals the current image's.
-                        if let base = pixels.baseAddress { transform.undoInPlace(base) }
-                    }
-                }
+            try stream.reserve(LosslessRowPipeline.scratchBytes(width: width), of: 1)
+            var pipeline: LosslessRowPipeline?
+            try stream.decodeMainImage(width: width, height: height) { (transforms, codedWidth) throws(LosslessDefect) in
+                pipeline = LosslessRowPipeline(transforms: transforms, codedWidth: codedWidth, width: width)
+            } onRows: { coded, rows in
+                pipeline?.process(upTo: rows, coded: coded, sink: sink)
             }
-            return pixels
         }
 
-        /// ARGB words → RGBA bytes.
-        private static func storeRGBA(_ argb: UnsafeBufferPointer<UInt32>, into output: UnsafeMutableRawBufferPointer) {
-            guard let base = output.baseAddress else { return }
-            for index in 0..<argb.count {
+        /// One row of ARGB words → RGBA bytes.
+        @inline(__always)
+        private static func storeRGBA(_ argb: UnsafePointer<UInt32>, count: Int, into target: UnsafeMutableRawPointer) {
+            for index in 0..<count {
                 let pixel = argb[index]
                 let rgba = ((pixel >> 16) & 0xff) | (pixel & 0xff00_ff00) | ((pixel & 0xff) << 16)
-                // Safe: output holds 4 bytes per pixel of argb.
-                (base + index &* 4).storeBytes(of: rgba.littleEndian, as: UInt32.self)
+                // Safe: the caller's row holds 4 bytes per pixel.
+                (target + index &* 4).storeBytes(of: rgba.littleEndian, as: UInt32.self)
             }
         }
 

@@ -62,7 +62,7 @@ extension WebP {
             switch self {
             case .endOfData: .truncated
             case .limitExceeded(let limit): .limitExceeded(limit)
-            default: .malformed(.other(String(describing: self)))
+            default: .malformed(.webp(.lossless(self)))
             }
         }
     }

@@ -27,8 +27,11 @@ extension WebP {
         /// The main image stream (level 0, RFC 9649 §5.1): transforms, colour
         /// cache, meta prefix codes, then the coded pixels, `codedWidth` wide
         /// (narrower than `width` when colour indexing bundles pixels).
-        mutating func decodeMainImage(width: Int, height: Int) throws(LosslessDefect)
-            -> (transforms: [LosslessTransform], pixels: [UInt32], codedWidth: Int) {
+        /// `onRows(coded, rows)` is called as rows complete: the first `rows` rows of
+        /// `coded` are final and will not change.
+        mutating func decodeMainImage(width: Int, height: Int,
+                                      onHeader: ([LosslessTransform], Int) throws(LosslessDefect) -> Void,
+                                      onRows: (UnsafePointer<UInt32>, Int) -> Void) throws(LosslessDefect) {
             var transforms: [LosslessTransform] = []
             var seen: Set<Int> = []
             var codedWidth = width
@@ -39,18 +42,19 @@ extension WebP {
                 codedWidth = transform.codedWidth
                 transforms.append(transform)
             }
-            let pixels = try decodeEntropyCodedImage(width: codedWidth, height: height, allowMeta: true)
-            return (transforms, pixels, codedWidth)
+            try onHeader(transforms, codedWidth)
+            _ = try decodeEntropyCodedImage(width: codedWidth, height: height, allowMeta: true, onRows: onRows)
         }
 
         /// A sub-image (entropy image, predictor or colour transform data, palette):
         /// no transforms and a single prefix-code group (RFC 9649 §5.1).
         mutating func decodeSubImage(width: Int, height: Int) throws(LosslessDefect) -> [UInt32] {
-            try decodeEntropyCodedImage(width: width, height: height, allowMeta: false)
+            try decodeEntropyCodedImage(width: width, height: height, allowMeta: false) { _, _ in }
         }
 
-        private mutating func decodeEntropyCodedImage(width: Int, height: Int,
-                                                      allowMeta: Bool) throws(LosslessDefect) -> [UInt32] {
+        private mutating func decodeEntropyCodedImage(width: Int, height: Int, allowMeta: Bool,
+                                                      onRows: (UnsafePointer<UInt32>, Int) -> Void)
+            throws(LosslessDefect) -> [UInt32] {
             var cacheBits = 0
             if reader.read(1) == 1 {
                 cacheBits = reader.readInt(4)
@@ -60,10 +64,23 @@ extension WebP {
                                                allowMeta: allowMeta, stream: &self)
             let count = width * height
             try reserve(count, of: 4)
-            var pixels = [UInt32](repeating: 0, count: count)
-            try pixels.withUnsafeMutableBufferPointer { (pixels) throws(LosslessDefect) in
-                try decodePixels(into: pixels, width: width, codes: codes)
+            var failure: LosslessDefect?
+            // Not zero-filled first: the decoder writes every pixel in order and reads
+            // only pixels it has written (references point back, rows are handed on once
+            // complete); a failed decode's array is dropped with its count set to 0.
+            let pixels = [UInt32](unsafeUninitializedCapacity: count) { pixels, initialized in
+                do throws(LosslessDefect) {
+                    try decodePixels(into: pixels, width: width, codes: codes) { rows in
+                        // Safe: pixels is non-empty (width, height >= 1) and outlives the call.
+                        if let base = pixels.baseAddress { onRows(base, rows) }
+                    }
+                    initialized = count
+                } catch {
+                    failure = error
+                    initialized = 0
+                }
             }
+            if let failure { throw failure }
             return pixels
         }
 
@@ -72,7 +89,7 @@ extension WebP {
         /// libwebp makes (a reference must stay inside the image, the data must
         /// not run out).
         private mutating func decodePixels(into pixels: UnsafeMutableBufferPointer<UInt32>, width: Int,
-                                           codes: LosslessCodes) throws(LosslessDefect) {
+                                           codes: LosslessCodes, onRows: (Int) -> Void) throws(LosslessDefect) {
             let cacheBits = codes.colorCacheBits
             var cache = [UInt32](repeating: 0, count: 1 << max(cacheBits, 1))
             var local = reader
@@ -81,7 +98,8 @@ extension WebP {
                     codes.entropyImage.withUnsafeBufferPointer { entropy in
                         cache.withUnsafeMutableBufferPointer { cache in
                             Self.decodePixels(into: pixels, width: width, tables: tables, groups: groups,
-                                              entropy: entropy, codes: codes, cache: cache, reader: &local)
+                                              entropy: entropy, codes: codes, cache: cache, reader: &local,
+                                              onRows: onRows)
                         }
                     }
                 }
@@ -97,7 +115,8 @@ extension WebP {
                                          groups: UnsafeBufferPointer<LosslessCodeGroup>,
                                          entropy: UnsafeBufferPointer<UInt32>, codes: LosslessCodes,
                                          cache: UnsafeMutableBufferPointer<UInt32>,
-                                         reader: inout LosslessBitReader) -> LosslessDefect? {
+                                         reader: inout LosslessBitReader,
+                                         onRows: (Int) -> Void) -> LosslessDefect? {
             guard let out = pixels.baseAddress, let table = tables.baseAddress,
                   let cachePointer = cache.baseAddress else { return nil }
             let total = pixels.count
@@ -131,88 +150,120 @@ extension WebP {
                 return offset + reader.readInt(extraBits) + 1
             }
 
+            // The reader lives in registers for the loop and goes back to the caller at the end.
+            var bits = reader
+            defer { reader = bits }
             var index = 0
             var x = 0
             var y = 0
-            var group = groupAt(0, 0)
+            // Pixels before `cached` are in the colour cache. Like libwebp, pixels are
+            // added in order at the end of each row and before each cache lookup,
+            // which gives the same cache as adding each pixel as it is decoded.
+            var cached = 0
+            @inline(__always) func fillCache(upTo end: Int) {
+                guard usesCache else { return }
+                while cached < end {
+                    insert(out[cached])
+                    cached &+= 1
+                }
+            }
+
+            var green = table
+            var red = table
+            var blue = table
+            var alpha = table
+            var distance = table
+            var isConstant = false
+            var hasTrivialLiteral = false
+            var literalARB: UInt32 = 0
+            @inline(__always) func select(_ group: LosslessCodeGroup) {
+                // Safe: the offsets are tables built into `tables`.
+                green = table + group.green
+                red = table + group.red
+                blue = table + group.blue
+                alpha = table + group.alpha
+                distance = table + group.distance
+                isConstant = group.isConstant
+                hasTrivialLiteral = group.hasTrivialLiteral
+                literalARB = group.literalARB
+            }
+            @inline(__always) func finishRows() {
+                while x >= width { x &-= width; y &+= 1 }
+                fillCache(upTo: index)
+                onRows(y)
+            }
+            select(groupAt(0, 0))
+
             while index < total {
-                if x & blockMask == 0 { group = groupAt(x, y) }
-                if group.isConstant {
-                    out[index] = group.literalARB
-                    if usesCache { insert(group.literalARB) }
+                if x & blockMask == 0 { select(groupAt(x, y)) }
+                if isConstant {
+                    out[index] = literalARB
                     index &+= 1
                     x &+= 1
-                    if x == width { x = 0; y &+= 1 }
+                    if x == width { finishRows() }
                     continue
                 }
-                reader.refill()
-                let green = LosslessPrefixCode.decode(table + group.green, rootBits: rootBits, &reader)
-                if green < 256 {
+                bits.refill()
+                let code = LosslessPrefixCode.decode(green, rootBits: rootBits, &bits)
+                if code < 256 {
                     let pixel: UInt32
-                    if group.hasTrivialLiteral {
-                        pixel = group.literalARB | UInt32(green) << 8
+                    if hasTrivialLiteral {
+                        pixel = literalARB | UInt32(code) << 8
                     } else {
                         // 56 bits after the refill cover green and red (15 each); refill before blue.
-                        let red = LosslessPrefixCode.decode(table + group.red, rootBits: rootBits, &reader)
-                        reader.refill()
-                        let blue = LosslessPrefixCode.decode(table + group.blue, rootBits: rootBits, &reader)
-                        let alpha = LosslessPrefixCode.decode(table + group.alpha, rootBits: rootBits, &reader)
-                        pixel = UInt32(alpha) << 24 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+                        let r = LosslessPrefixCode.decode(red, rootBits: rootBits, &bits)
+                        bits.refill()
+                        let b = LosslessPrefixCode.decode(blue, rootBits: rootBits, &bits)
+                        let a = LosslessPrefixCode.decode(alpha, rootBits: rootBits, &bits)
+                        pixel = UInt32(a) << 24 | UInt32(r) << 16 | UInt32(code) << 8 | UInt32(b)
                     }
                     // Safe: index < total.
                     out[index] = pixel
-                    if usesCache { insert(pixel) }
                     index &+= 1
                     x &+= 1
-                    if x == width { x = 0; y &+= 1 }
-                } else if green < 280 {
-                    let length = prefixValue(green - 256, &reader)
-                    reader.refill()
-                    let distanceSymbol = LosslessPrefixCode.decode(table + group.distance, rootBits: rootBits, &reader)
-                    reader.refill()
-                    let distanceCode = prefixValue(distanceSymbol, &reader)
-                    let distance = planeDistance(distanceCode, width: width)
-                    if reader.isPastEnd { return .endOfData }
-                    guard distance <= index, length <= total - index else {
-                        return .invalidBackwardReference(distance: distance, length: length)
+                    if x == width { finishRows() }
+                } else if code < 280 {
+                    let length = prefixValue(code - 256, &bits)
+                    bits.refill()
+                    let distanceSymbol = LosslessPrefixCode.decode(distance, rootBits: rootBits, &bits)
+                    bits.refill()
+                    let distanceCode = prefixValue(distanceSymbol, &bits)
+                    let offset = planeDistance(distanceCode, width: width)
+                    if bits.isPastEnd { return .endOfData }
+                    guard offset <= index, length <= total &- index else {
+                        return .invalidBackwardReference(distance: offset, length: length)
                     }
-                    // Safe: index - distance >= 0 and index + length <= total. Copied one pixel
+                    // Safe: index - offset >= 0 and index + length <= total. Copied one pixel
                     // at a time in order, so an overlapping reference repeats its pattern.
-                    var source = out + (index - distance)
-                    var target = out + index
-                    let end = target + length
-                    if usesCache {
-                        while target < end {
-                            let pixel = source.pointee
-                            target.pointee = pixel
-                            insert(pixel)
-                            source += 1
-                            target += 1
-                        }
-                    } else if distance >= length {
-                        target.update(from: source, count: length)
+                    let target = out + index
+                    if offset >= length {
+                        target.update(from: target - offset, count: length)
+                    } else if offset == 1 {
+                        target.update(repeating: target[-1], count: length)
                     } else {
-                        while target < end {
-                            target.pointee = source.pointee
+                        var source = target - offset
+                        var to = target
+                        let end = target + length
+                        while to < end {
+                            to.pointee = source.pointee
                             source += 1
-                            target += 1
+                            to += 1
                         }
                     }
                     index &+= length
                     x &+= length
-                    while x >= width { x &-= width; y &+= 1 }
-                    if index < total { group = groupAt(x, y) }
-                } else if green < cacheLimit {
-                    if reader.isPastEnd { return .endOfData }
-                    // Safe: green - 280 < 1 << cacheBits = cache.count.
-                    let pixel = cachePointer[green - 280]
-                    out[index] = pixel
-                    insert(pixel)
+                    if x >= width { finishRows() }
+                    if index < total { select(groupAt(x, y)) }
+                } else if code < cacheLimit {
+                    if bits.isPastEnd { return .endOfData }
+                    fillCache(upTo: index)
+                    // Safe: code - 280 < 1 << cacheBits = cache.count.
+                    out[index] = cachePointer[code &- 280]
                     index &+= 1
                     x &+= 1
-                    if x == width { x = 0; y &+= 1 }
+                    if x == width { finishRows() }
                 } else {
-                    return .invalidSymbol(green)
+                    return .invalidSymbol(code)
                 }
             }
             return nil

@@ -16,6 +16,8 @@ struct DownloaderHarness: Sendable {
         // process must not turn a slow step into a timeout.
         configuration.timeout = .seconds(60)
         configuration.decoderRegistry = RowsTestDecoder.registry
+        // One attempt per download unless a test asks for retries (RetryTests).
+        configuration.retryPolicy = .never
         configure(&configuration)
         return DownloaderHarness(server: server, downloader: ImageDownloader(configuration: configuration))
     }

@@ -21,25 +21,27 @@ struct PipelineHarness: Sendable {
     let server: LoopbackHTTPServer
     let downloader: ImageDownloader
     let cache: ImageCache
-    let manager: ImageManager
+    let pipeline: ImagePipeline
     let clock: ManualClock
     let directory: URL
 
-    static func make(_ configure: (inout ImageManager.Configuration) -> Void = { _ in }) throws -> PipelineHarness {
+    static func make(_ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) throws -> PipelineHarness {
         let server = try LoopbackHTTPServer()
         var downloaderConfiguration = ImageDownloader.Configuration()
         downloaderConfiguration.timeout = .seconds(5)
+        // One attempt per load, so that request counts mean loads; retries have tests of their own.
+        downloaderConfiguration.retryPolicy = .never
         let downloader = ImageDownloader(configuration: downloaderConfiguration)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("glimpse-pipeline-\(UUID().uuidString)", isDirectory: true)
         let disk = try DiskCache(configuration: DiskCache.Configuration(directory: directory))
         let cache = ImageCache(memory: MemoryCache(costLimit: 64 << 20), disk: disk)
         let clock = ManualClock()
-        var configuration = ImageManager.Configuration(downloader: downloader, cache: cache)
+        var configuration = ImagePipeline.Configuration(downloader: downloader, cache: cache)
         configuration.clock = clock.cacheClock
         configure(&configuration)
         return PipelineHarness(server: server, downloader: downloader, cache: cache,
-                               manager: ImageManager(configuration: configuration), clock: clock, directory: directory)
+                               pipeline: ImagePipeline(configuration: configuration), clock: clock, directory: directory)
     }
 
     func url(_ path: String) -> URL { server.url(path) }

@@ -1,0 +1,70 @@
+import Foundation
+import GlimpseCache
+
+extension ImagePipeline {
+    /// Makes sure the original bytes of `request` are in the data tier, without
+    /// decoding them: the prefetcher's default.
+    ///
+    /// - Returns: ``ImageTier/disk`` when they already were,
+    ///   ``ImageTier/network`` when they were loaded now.
+    @discardableResult
+    public func loadData(_ request: ImageRequest) async throws(ImageLoadError) -> ImageTier {
+        let resolved: LoadRequest
+        switch resolve(request) {
+        case .success(let loadRequest): resolved = loadRequest
+        case .failure(let error): throw error
+        }
+        let options = request.options
+        guard let tier = configuration.cache.data, resolved.usesDisk else { throw .notCached }
+        if !options.contains(.fromLoaderOnly), let found = await executor.run(priority: request.priority, {
+            tier.containsData(forKey: resolved.key.base)
+        }), found {
+            return .disk
+        }
+        if options.contains(.fromCacheOnly) { throw .notCached }
+        if !options.contains(.retryFailed), let reason = failedURLs.failure(resolved.urlKey) {
+            throw .failedRecently(reason)
+        }
+        if let shouldDownload = configuration.hooks.shouldDownload, !shouldDownload(resolved.url) {
+            throw .downloadRefused
+        }
+        let download = ImageDownloadRequest(url: resolved.url, priority: request.priority, headers: request.headers,
+                                            timeout: request.timeout)
+        let loader = configuration.dataLoader
+        let holder = PendingCancellation<any ImageDataLoadingTask> { $0.cancel() }
+        typealias Outcome = Result<ImageDownloadResult, ImageDownloadError>
+        let outcome: Outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+                let handlers = ImageDataLoadingHandlers(completion: { continuation.resume(returning: $0) })
+                holder.store(loader.loadData(for: download, handlers: handlers))
+            }
+        } onCancel: {
+            holder.cancel()
+        }
+        let downloaded: ImageDownloadResult
+        switch outcome {
+        case .success(let result):
+            downloaded = result
+        case .failure(let error):
+            let failure = ImageLoadError.download(error)
+            if failure.isPermanent { failedURLs.insert(resolved.urlKey, reason: failure) }
+            throw failure
+        }
+        failedURLs.remove(resolved.urlKey)
+        // The original, whatever the policy: nothing was processed to store instead.
+        var storing = resolved
+        storing.request.processors = []
+        storing.request.maximumPixelBytes = nil
+        storing.request.options.remove(.firstFrameOnly)
+        storing.key.variant = ""
+        storing.request.options.insert(.waitForDiskStore)
+        await storeOriginal(downloaded.bytes, response: downloaded.response, storing)
+        return .network
+    }
+
+    /// ``loadData(_:)`` for a URL.
+    @discardableResult
+    public func loadData(_ url: URL) async throws(ImageLoadError) -> ImageTier {
+        try await loadData(ImageRequest(url: url))
+    }
+}

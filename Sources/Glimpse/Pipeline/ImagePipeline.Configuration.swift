@@ -1,0 +1,93 @@
+import Foundation
+import GlimpseCache
+
+extension ImagePipeline {
+    /// What the data tier keeps (Nuke's `DataCachePolicy`, SDWebImage's
+    /// transformed-image cache).
+    public enum DataCachePolicy: Sendable, Hashable {
+        /// Processed images when the request has processors (or decodes at
+        /// reduced size), originals otherwise.
+        case automatic
+        /// The downloaded bytes only; every variant is decoded and processed
+        /// again from them.
+        case originalOnly
+        /// The processed image only (encoded); requests without processors
+        /// store their originals.
+        case processedOnly
+        /// Both the original and the processed image.
+        case both
+    }
+
+    /// Everything an ``ImagePipeline`` depends on, injected once: the three
+    /// tiers (memory, data, loader), the one decoder registry and the executor
+    /// width, then policies.
+    public struct Configuration: Sendable {
+        /// Hooks into the flow.
+        public struct Hooks: Sendable {
+            /// Asked before each download; `false` fails the load with
+            /// ``ImageLoadError/downloadRefused`` (cache hits are unaffected).
+            public var shouldDownload: (@Sendable (URL) -> Bool)?
+            /// Applied to each image decoded from downloaded (or cached original)
+            /// bytes, before the processors run and before anything is cached.
+            public var transformDownloadedImage: (@Sendable (Image, URL) -> Image)?
+
+            public init(shouldDownload: (@Sendable (URL) -> Bool)? = nil,
+                        transformDownloadedImage: (@Sendable (Image, URL) -> Image)? = nil) {
+                self.shouldDownload = shouldDownload
+                self.transformDownloadedImage = transformDownloadedImage
+            }
+        }
+
+        /// The loader tier (an ``ImageDownloader`` by default).
+        public var dataLoader: any ImageDataLoading
+        /// The memory and data tiers.
+        public var cache: ImageCache
+        /// Decodes every image the pipeline loads, from the network or from the data tier.
+        public var decoderRegistry: DecoderRegistry
+        /// Threads that decode, process and encode (the pipeline's own, never the
+        /// cooperative pool's). By default all cores but one, at least one.
+        public var processingWidth: Int = Self.defaultProcessingWidth
+        /// What the data tier keeps (``DataCachePolicy/automatic``).
+        public var dataCachePolicy: DataCachePolicy = .automatic
+        /// Quality (1…100) of processed images stored as JPEG (opaque images, when
+        /// the encoder registry has JPEG); PNG is lossless and ignores it.
+        public var encodingQuality: Int = 85
+        /// Maps a URL to the resource part of its cache key (e.g. to drop a
+        /// signature query item); the absolute string when `nil`. A request's
+        /// own ``ImageRequest/cacheKey`` wins over it.
+        public var cacheKeyFilter: (@Sendable (URL) -> String)?
+        /// How long a permanently failed URL fails fast (10 minutes).
+        public var failedURLTimeToLive: Duration = .seconds(600)
+        /// The clock of the failed-URL cache (monotonic by default; tests move it by hand).
+        public var clock: CacheClock = .monotonic
+        public var hooks = Hooks()
+        /// Why the data tier is missing, when ``standard(environment:)`` could not
+        /// open a disk cache (no cache folder, or one that cannot be written) and
+        /// fell back to memory only; `nil` otherwise.
+        public var memoryOnlyReason: String?
+
+        /// - Parameters:
+        ///   - dataLoader: shared by every load (an ``ImageDownloader``'s queue bounds concurrency).
+        ///   - cache: the tiers consulted before the loader.
+        ///   - decoderRegistry: the one registry that decodes.
+        public init(dataLoader: any ImageDataLoading, cache: ImageCache, decoderRegistry: DecoderRegistry = .standard) {
+            self.dataLoader = dataLoader
+            self.cache = cache
+            self.decoderRegistry = decoderRegistry
+        }
+
+        /// A configuration with an ``ImageDownloader`` as the loader.
+        public init(downloader: ImageDownloader = ImageDownloader(), cache: ImageCache,
+                    decoderRegistry: DecoderRegistry = .standard) {
+            self.init(dataLoader: downloader, cache: cache, decoderRegistry: decoderRegistry)
+        }
+
+        /// The loader when it is an ``ImageDownloader`` (the default).
+        public var downloader: ImageDownloader? { dataLoader as? ImageDownloader }
+
+        /// All cores but one (left for the rest of the process), at least one.
+        public static var defaultProcessingWidth: Int {
+            max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+        }
+    }
+}

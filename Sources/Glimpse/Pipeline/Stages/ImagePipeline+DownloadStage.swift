@@ -1,0 +1,64 @@
+extension ImagePipeline {
+    /// Stage 4: the bytes from the loader, with progress (and partial images
+    /// for progressive loads, decoded on the executor) reported to every
+    /// waiter of the job.
+    ///
+    /// Cancelling the job's task cancels its loader task; the downloader's own
+    /// coalescing keeps other pipelines' callers unaffected.
+    func downloadStage(_ request: LoadRequest, revalidation: Revalidation?, key: JobTable.Key,
+                       job: UInt64) async throws(ImageLoadError) -> ImageDownloadResult {
+        if let shouldDownload = configuration.hooks.shouldDownload, !shouldDownload(request.url) {
+            throw .downloadRefused
+        }
+        let priority = table.withLock { $0.priority(of: key, job: job) } ?? request.request.priority
+        var download = ImageDownloadRequest(url: request.url, priority: priority, headers: request.request.headers,
+                                            timeout: request.request.timeout)
+        if let revalidation {
+            // If-None-Match / If-Modified-Since (RFC 9110 §13.1.2, §13.1.3).
+            download = download.revalidating(entityTag: revalidation.metadata.etag,
+                                             lastModified: revalidation.metadata.lastModified)
+        }
+        // Progress is asked of the loader only when a waiter listens: each event
+        // costs a hop to the downloader's callback queue per piece of the body
+        // (four for a 50 KB image), which a load nobody watches should not pay.
+        // A waiter that joins the job later gets its completion (and partial
+        // images) but progress only if the job was started with a listener.
+        let listens = table.withLock { table in table.waiters(of: key, job: job).contains { $0.progress != nil } }
+        var handlers = ImageDataLoadingHandlers(completion: { _ in })
+        if listens {
+            handlers.progress = { [self] received, expected in
+                reportProgress(key, job: job, received: received, expected: expected)
+            }
+        }
+        var feed: ProgressiveFeed?
+        if request.options.contains(.progressive) {
+            let progressive = ProgressiveFeed(
+                registry: configuration.decoderRegistry, options: request.request.decodingOptions,
+                processors: request.request.processors, executor: executor, priority: priority,
+                deliver: { [self] image in reportPartialImage(key, job: job, image: image) })
+            handlers.data = { piece in progressive.append(piece) }
+            feed = progressive
+        }
+        defer { feed?.close() }
+        let holder = PendingCancellation<any ImageDataLoadingTask> { $0.cancel() }
+        let loader = configuration.dataLoader
+        typealias Outcome = Result<ImageDownloadResult, ImageDownloadError>
+        let result: Outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+                var calls = handlers
+                calls.completion = { outcome in continuation.resume(returning: outcome) }
+                let loading = loader.loadData(for: download, handlers: calls)
+                holder.store(loading)
+                // Priority changes of the job's waiters reach the loader from now on.
+                _ = table.withLock { $0.setLoading(loading, key: key, job: job) }
+            }
+        } onCancel: {
+            holder.cancel()
+        }
+        _ = table.withLock { $0.setLoading(nil, key: key, job: job) }
+        switch result {
+        case .success(let downloaded): return downloaded
+        case .failure(let error): throw .download(error)
+        }
+    }
+}

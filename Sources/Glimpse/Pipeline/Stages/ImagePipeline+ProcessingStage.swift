@@ -1,0 +1,48 @@
+extension ImagePipeline {
+    /// Stage 5, the one place bytes become pixels: decoding with the
+    /// configuration's registry (at reduced size when the request asks), the
+    /// downloaded-image hook, the request's processors and — when the data tier
+    /// keeps processed images — their encoding, as one job on the pipeline's
+    /// bounded executor.
+    func processingStage(_ bytes: [UInt8], _ request: LoadRequest) async throws(ImageLoadError) -> Processed {
+        guard let result = await executor.run(priority: jobPriority(request), { [self] in
+            process(bytes, request, encodes: request.storesProcessed)
+        }) else { throw .cancelled }
+        return try result.get()
+    }
+
+    /// The stage's work, on an executor thread.
+    func process(_ bytes: [UInt8], _ request: LoadRequest, encodes: Bool) -> Result<Processed, ImageLoadError> {
+        let decode = DecodeStage(registry: configuration.decoderRegistry, options: request.request.decodingOptions,
+                                 maxPixelBytes: request.request.maximumPixelBytes)
+        var image: Image
+        do throws(ImageDecodingError) {
+            image = try decode.decode(bytes)
+        } catch {
+            return .failure(.decoding(error))
+        }
+        image = configuration.hooks.transformDownloadedImage?(image, request.url) ?? image
+        for processor in request.request.processors {
+            do throws(TransformError) {
+                image = try processor.transform(image)
+            } catch {
+                return .failure(.transform(error))
+            }
+        }
+        let encoded = encodes ? DataCacheEncoder(quality: configuration.encodingQuality).encode(image) : nil
+        return .success(Processed(image: image, encoded: encoded))
+    }
+
+    /// Decodes a processed image the data tier kept: no size reduction, hook or
+    /// processors (they already ran). `nil` when the bytes no longer decode.
+    func decodeStoredVariant(_ bytes: [UInt8], _ request: LoadRequest) -> Image? {
+        try? configuration.decoderRegistry.decode(bytes, options: request.request.decodingOptions)
+    }
+
+    /// The priority of a job's executor work: its waiters' highest.
+    func jobPriority(_ request: LoadRequest) -> ImageDownloadPriority {
+        table.withLock { table in
+            table.jobs[request.jobKey]?.priority
+        } ?? request.request.priority
+    }
+}

@@ -1,0 +1,228 @@
+extension JPEG {
+    /// Turns the pixel rows of one MCU row into quantised coefficient blocks:
+    /// colour conversion, downsampling, edge padding, forward DCT and
+    /// quantisation, in libjpeg's order and with its padding rules
+    /// (`jcprepct.c`, `jcsample.c`, `jccoefct.c`) so that every block,
+    /// partial MCUs included, equals libjpeg-turbo's.
+    struct BlockTransformer: Sendable {
+        let layout: EncodingLayout
+        /// Per component: its samples for one MCU row, `paddedBlocksPerRow × 8`
+        /// wide and `verticalSampling × 8` rows.
+        private var samplePlanes: [[UInt8]]
+        /// Full-resolution rows of subsampled components before downsampling
+        /// (`paddedWidth` × `mcuHeight`); empty for the others.
+        private var conversionPlanes: [[UInt8]]
+        /// Divisors of the luma and chroma tables.
+        private let divisors: [[UInt32]]
+        /// One RGB row (flattened input).
+        private var rgbRow: [UInt8]
+        /// One converted row per component, `paddedWidth` samples each.
+        private var scratchRows: [UInt8]
+        private let alpha: EncodingOptions.AlphaHandling
+
+        init(layout: EncodingLayout, tables: [QuantizationTable], alpha: EncodingOptions.AlphaHandling) {
+            self.layout = layout
+            self.alpha = alpha
+            divisors = tables.map(\.divisors)
+            samplePlanes = layout.components.map {
+                [UInt8](repeating: 0, count: $0.paddedBlocksPerRow &* 64 &* $0.verticalSampling)
+            }
+            conversionPlanes = layout.components.map {
+                $0.isSubsampled ? [UInt8](repeating: 0, count: layout.paddedWidth &* layout.mcuHeight) : []
+            }
+            rgbRow = [UInt8](repeating: 0, count: layout.width &* 3)
+            scratchRows = [UInt8](repeating: 0, count: layout.paddedWidth &* layout.components.count)
+        }
+
+        /// Converts pixel row `row` (0 ..< mcuHeight) of the current MCU row.
+        /// `pixels` holds `width` RGBA8 or RGBA16 pixels.
+        mutating func convertRow(_ row: Int, pixels: UnsafeRawBufferPointer, format: PixelFormat) {
+            let width = layout.width, paddedWidth = layout.paddedWidth
+            var scratch = scratchRows
+            scratchRows = []
+            rgbRow.withUnsafeMutableBufferPointer { rgb in
+                let rgb = rgb.baseAddress.unsafelyUnwrapped
+                Self.flatten(pixels, format: format, count: width, alpha: alpha, into: rgb)
+                scratch.withUnsafeMutableBufferPointer { rows in
+                    // Three rows of paddedWidth samples (one when grey).
+                    let y = rows.baseAddress.unsafelyUnwrapped
+                    let colour = layout.components.count == 3
+                    ColorConverter.shared.convert(rgb: rgb, count: width, y: y,
+                                                  cb: colour ? y + paddedWidth : nil, cr: colour ? y + 2 &* paddedWidth : nil)
+                    for c in layout.components.indices {
+                        Self.replicateRight(y + c &* paddedWidth, from: width, to: paddedWidth)
+                    }
+                }
+            }
+            for c in layout.components.indices {
+                let component = layout.components[c]
+                scratch.withUnsafeBufferPointer { rows in
+                    let source = rows.baseAddress.unsafelyUnwrapped + c &* paddedWidth
+                    if component.isSubsampled {
+                        conversionPlanes[c].withUnsafeMutableBufferPointer { plane in
+                            (plane.baseAddress.unsafelyUnwrapped + row &* paddedWidth).update(from: source, count: paddedWidth)
+                        }
+                    } else {
+                        // A full-size component's plane is exactly paddedWidth wide.
+                        samplePlanes[c].withUnsafeMutableBufferPointer { plane in
+                            (plane.baseAddress.unsafelyUnwrapped + row &* paddedWidth).update(from: source, count: paddedWidth)
+                        }
+                    }
+                }
+            }
+            scratchRows = scratch
+        }
+
+        /// Pads, downsamples and transforms the MCU row whose first `rows`
+        /// pixel rows were converted, into `store` at MCU row `storeRow`
+        /// (the block rows `storeRow × v ..< (storeRow + 1) × v`), `mcuRow`
+        /// being its index in the image (for the edge rules).
+        mutating func transform(rows: Int, mcuRow: Int, into store: inout CoefficientStore, storeRow: Int) {
+            let maxV = layout.maxVerticalSampling
+            let paddedWidth = layout.paddedWidth
+            // libjpeg first pads the input to whole row groups (max_v_samp rows).
+            let groupRows = (rows + maxV - 1) / maxV * maxV
+            for c in layout.components.indices {
+                let component = layout.components[c]
+                let planeWidth = component.paddedBlocksPerRow &* 8
+                let v = component.verticalSampling
+                let realRows: Int
+                if component.isSubsampled {
+                    conversionPlanes[c].withUnsafeMutableBufferPointer { full in
+                        let full = full.baseAddress.unsafelyUnwrapped
+                        for row in rows..<groupRows {
+                            (full + row &* paddedWidth).update(from: full + (rows &- 1) &* paddedWidth, count: paddedWidth)
+                        }
+                    }
+                    realRows = groupRows / maxV &* v
+                    downsample(c, groupRows: groupRows)
+                } else {
+                    realRows = rows
+                }
+                // …then repeats the last output row down to the end of the MCU row.
+                samplePlanes[c].withUnsafeMutableBufferPointer { plane in
+                    let plane = plane.baseAddress.unsafelyUnwrapped
+                    for row in realRows..<(v &* 8) {
+                        (plane + row &* planeWidth).update(from: plane + (realRows &- 1) &* planeWidth, count: planeWidth)
+                    }
+                }
+                transformBlocks(c, mcuRow: mcuRow, into: &store, storeRow: storeRow)
+            }
+        }
+
+        private mutating func downsample(_ c: Int, groupRows: Int) {
+            let component = layout.components[c]
+            let hExpand = layout.maxHorizontalSampling / component.horizontalSampling
+            let vExpand = layout.maxVerticalSampling / component.verticalSampling
+            let outWidth = component.paddedBlocksPerRow &* 8
+            let paddedWidth = layout.paddedWidth
+            let outRows = groupRows / vExpand
+            conversionPlanes[c].withUnsafeBufferPointer { full in
+                samplePlanes[c].withUnsafeMutableBufferPointer { out in
+                    // Output column x reads input columns 2x, 2x+1 < paddedWidth
+                    // because outWidth × hExpand <= paddedWidth.
+                    let full = full.baseAddress.unsafelyUnwrapped, out = out.baseAddress.unsafelyUnwrapped
+                    for row in 0..<outRows {
+                        let o = out + row &* outWidth
+                        if vExpand == 2 {
+                            let a = full + (2 &* row) &* paddedWidth, b = a + paddedWidth
+                            // jcsample.c h2v2: bias alternates 1, 2 along the row.
+                            for x in 0..<outWidth {
+                                let sum = Int(a[2 &* x]) &+ Int(a[2 &* x &+ 1]) &+ Int(b[2 &* x]) &+ Int(b[2 &* x &+ 1])
+                                o[x] = UInt8(truncatingIfNeeded: (sum &+ 1 &+ (x & 1)) &>> 2)
+                            }
+                        } else if hExpand == 2 {
+                            let a = full + row &* paddedWidth
+                            // jcsample.c h2v1: bias alternates 0, 1.
+                            for x in 0..<outWidth {
+                                o[x] = UInt8(truncatingIfNeeded: (Int(a[2 &* x]) &+ Int(a[2 &* x &+ 1]) &+ (x & 1)) &>> 1)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        private func transformBlocks(_ c: Int, mcuRow: Int, into store: inout CoefficientStore, storeRow: Int) {
+            let component = layout.components[c]
+            let h = component.horizontalSampling, v = component.verticalSampling
+            let planeWidth = component.paddedBlocksPerRow &* 8
+            let blocksPerRow = component.paddedBlocksPerRow
+            samplePlanes[c].withUnsafeBufferPointer { plane in
+                divisors[component.table].withUnsafeBufferPointer { divisors in
+                    store.planes[c].withUnsafeMutableBufferPointer { blocks in
+                        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { work in
+                            let plane = plane.baseAddress.unsafelyUnwrapped
+                            let divisors = divisors.baseAddress.unsafelyUnwrapped
+                            let blocks = blocks.baseAddress.unsafelyUnwrapped
+                            let work = work.baseAddress.unsafelyUnwrapped
+                            for by in 0..<v {
+                                let imageBlockRow = mcuRow &* v &+ by
+                                let rowBlocks = blocks + ((storeRow &* v &+ by) &* blocksPerRow) &* 64
+                                for bx in 0..<blocksPerRow {
+                                    let out = rowBlocks + bx &* 64
+                                    if imageBlockRow < component.heightInBlocks && bx < component.widthInBlocks {
+                                        let source = plane + ((by &* 8) &* planeWidth &+ bx &* 8)
+                                        for i in 0..<8 {
+                                            let line = source + i &* planeWidth
+                                            for j in 0..<8 { work[i &* 8 &+ j] = Int32(line[j]) &- 128 }
+                                        }
+                                        ForwardDCT.transform(work)
+                                        ForwardDCT.quantize(work, divisors: divisors, into: out)
+                                    } else {
+                                        // jccoefct.c dummy blocks: zero AC, DC of the block to the left
+                                        // (right edge) or of the MCU's last block one row up (bottom).
+                                        out.initialize(repeating: 0, count: 64)
+                                        if imageBlockRow < component.heightInBlocks {
+                                            out[0] = (out - 64)[0]
+                                        } else {
+                                            let mcuLast = (bx / h) &* h &+ h &- 1
+                                            out[0] = (rowBlocks - blocksPerRow &* 64 + mcuLast &* 64)[0]
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Repeats the sample at `from − 1` up to `to` (libjpeg's `expand_right_edge`).
+        @inline(__always)
+        private static func replicateRight(_ row: UnsafeMutablePointer<UInt8>, from: Int, to: Int) {
+            guard from < to else { return }
+            (row + from).update(repeating: row[from &- 1], count: to &- from)
+        }
+
+        /// RGBA8 or RGBA16 (high byte) to RGB, compositing or ignoring alpha.
+        private static func flatten(_ pixels: UnsafeRawBufferPointer, format: PixelFormat, count: Int,
+                                    alpha: EncodingOptions.AlphaHandling, into rgb: UnsafeMutablePointer<UInt8>) {
+            let stride = format.bytesPerPixel
+            let high = format == .rgba16
+            var background = (0, 0, 0), flattens = false
+            if case .flatten(let r, let g, let b) = alpha { background = (Int(r), Int(g), Int(b)); flattens = true }
+            for x in 0..<count {
+                let base = x &* stride
+                var r: Int, g: Int, b: Int, a: Int
+                if high {
+                    r = Int(pixels.loadUnaligned(fromByteOffset: base, as: UInt16.self) >> 8)
+                    g = Int(pixels.loadUnaligned(fromByteOffset: base &+ 2, as: UInt16.self) >> 8)
+                    b = Int(pixels.loadUnaligned(fromByteOffset: base &+ 4, as: UInt16.self) >> 8)
+                    a = Int(pixels.loadUnaligned(fromByteOffset: base &+ 6, as: UInt16.self) >> 8)
+                } else {
+                    r = Int(pixels[base]); g = Int(pixels[base &+ 1]); b = Int(pixels[base &+ 2]); a = Int(pixels[base &+ 3])
+                }
+                if flattens && a != 255 {
+                    let inverse = 255 &- a
+                    r = (r &* a &+ background.0 &* inverse &+ 127) / 255
+                    g = (g &* a &+ background.1 &* inverse &+ 127) / 255
+                    b = (b &* a &+ background.2 &* inverse &+ 127) / 255
+                }
+                rgb[x &* 3] = UInt8(truncatingIfNeeded: r)
+                rgb[x &* 3 &+ 1] = UInt8(truncatingIfNeeded: g)
+                rgb[x &* 3 &+ 2] = UInt8(truncatingIfNeeded: b)
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+extension JPEG {
+    /// Entropy-codes the blocks of one scan into an ``EntropySink``, as
+    /// libjpeg-turbo's `jchuff.c` (sequential) and `jcphuff.c` (progressive)
+    /// do: MCU order (T.81 §A.2), restart intervals, DC prediction, and for
+    /// progressive scans the EOB runs and the buffering of correction bits
+    /// (§G.1.2), so that the counts and the bits equal libjpeg's.
+    struct ScanCoder<Sink: EntropySink & Sendable>: Sendable {
+        var sink: Sink
+        let layout: EncodingLayout
+        let scan: ScanSpec
+        /// MCUs per row of this scan (interleaved: the frame's; one component: its blocks).
+        let mcusPerRow: Int
+        let restartInterval: Int
+        private var restartsToGo: Int
+        private var nextRestart = 0
+        private var lastDC: [Int32]
+        private var eobRun = 0
+        /// Correction bits waiting for the pending EOB run (libjpeg's `BE`).
+        private var correctionBits: [UInt8]
+        private var bufferedCount = 0
+
+        /// libjpeg's `MAX_CORR_BITS`.
+        static var maxCorrectionBits: Int { 1000 }
+
+        init(sink: Sink, layout: EncodingLayout, scan: ScanSpec, restartRows: Int) {
+            self.sink = sink
+            self.layout = layout
+            self.scan = scan
+            mcusPerRow = scan.components.count > 1 ? layout.mcusPerRow : layout.components[scan.components[0]].widthInBlocks
+            restartInterval = restartRows > 0 ? min(restartRows &* mcusPerRow, 65535) : 0
+            restartsToGo = restartInterval
+            lastDC = [Int32](repeating: 0, count: scan.components.count)
+            correctionBits = [UInt8](repeating: 0, count: Self.maxCorrectionBits)
+        }
+
+        /// Rows of MCUs in this scan.
+        var mcuRowCount: Int {
+            scan.components.count > 1 ? layout.mcuRows : layout.components[scan.components[0]].heightInBlocks
+        }
+
+        /// Codes MCU rows `rows` whose blocks are in `store` starting at store
+        /// MCU row (interleaved) or block row (one component) `rows.lowerBound − storeOffset`.
+        mutating func encode(rows: Range<Int>, store: CoefficientStore, storeOffset: Int = 0) {
+            let interleaved = scan.components.count > 1
+            for mcuRow in rows {
+                for mcuColumn in 0..<mcusPerRow {
+                    startMCU()
+                    if interleaved {
+                        for (slot, c) in scan.components.enumerated() {
+                            let component = layout.components[c]
+                            let h = component.horizontalSampling, v = component.verticalSampling
+                            store.planes[c].withUnsafeBufferPointer { plane in
+                                // Block rows (mcuRow − storeOffset) × v + by < store rows by construction.
+                                let base = plane.baseAddress.unsafelyUnwrapped
+                                for by in 0..<v {
+                                    let row = (mcuRow &- storeOffset) &* v &+ by
+                                    for bx in 0..<h {
+                                        let block = base + (row &* component.paddedBlocksPerRow &+ mcuColumn &* h &+ bx) &* 64
+                                        encodeBlock(block, slot: slot, table: component.table)
+                                    }
+                                }
+                            }
+                        }
+                    } else {
+                        let c = scan.components[0]
+                        let component = layout.components[c]
+                        store.planes[c].withUnsafeBufferPointer { plane in
+                            let block = plane.baseAddress.unsafelyUnwrapped
+                                + ((mcuRow &- storeOffset) &* component.paddedBlocksPerRow &+ mcuColumn) &* 64
+                            encodeBlock(block, slot: 0, table: component.table)
+                        }
+                    }
+                    finishMCU()
+                }
+            }
+        }
+
+        /// Pending EOB run and the last partial byte (libjpeg's `finish_pass`).
+        mutating func finish() {
+            emitEOBRun()
+            sink.finishScan()
+        }
+
+        @inline(__always)
+        private mutating func startMCU() {
+            guard restartInterval > 0, restartsToGo == 0 else { return }
+            emitEOBRun()
+            sink.restart(nextRestart)
+            if scan.spectralStart == 0 {
+                for i in lastDC.indices { lastDC[i] = 0 }
+            } else {
+                eobRun = 0
+                bufferedCount = 0
+            }
+        }
+
+        @inline(__always)
+        private mutating func finishMCU() {
+            guard restartInterval > 0 else { return }
+            if restartsToGo == 0 {
+                restartsToGo = restartInterval
+                nextRestart = (nextRestart &+ 1) & 7
+            }
+            restartsToGo &-= 1
+        }
+
+        @inline(__always)
+        private static func bitLength(_ value: Int32) -> Int {
+            32 &- Int(UInt32(bitPattern: value).leadingZeroBitCount)
+        }
+
+        @inline(__always)
+        private mutating func encodeBlock(_ block: UnsafePointer<Int16>, slot: Int, table: Int) {
+            let sequential = scan.spectralStart == 0 && scan.spectralEnd == 63
+            if sequential {
+                encodeDC(Int32(block[0]), slot: slot, table: table)
+                encodeACFirst(block, table: table, sequential: true)
+            } else if scan.spectralStart == 0 {
+                if scan.approximationHigh == 0 {
+                    encodeDC(Int32(block[0]) &>> Int32(scan.approximationLow), slot: slot, table: table)
+                } else {
+                    sink.emitBits(UInt32(truncatingIfNeeded: Int32(block[0]) &>> Int32(scan.approximationLow)) & 1, 1)
+                }
+            } else if scan.approximationHigh == 0 {
+                encodeACFirst(block, table: table, sequential: false)
+            } else {
+                encodeACRefine(block, table: table)
+            }
+        }
+
+        /// DC difference: size category, then its bits (T.81 §F.1.2.1).
+        @inline(__always)
+        private mutating func encodeDC(_ value: Int32, slot: Int, table: Int) {
+            let diff = value &- lastDC[slot]
+            lastDC[slot] = value
+            let magnitude = diff < 0 ? 0 &- diff : diff
+            let size = Self.bitLength(magnitude)
+            sink.emit(size, table: table)
+            if size > 0 {
+                sink.emitBits(UInt32(bitPattern: diff < 0 ? diff &- 1 : diff), size)
+            }
+        }
+
+        /// AC coefficients of the band as run/size symbols (§F.1.2.2; §G.1.2.2
+        /// with EOB runs for a progressive first scan).
+        @inline(__always)
+        private mutating func encodeACFirst(_ block: UnsafePointer<Int16>, table: Int, sequential: Bool) {
+            let acTable = 2 &+ table
+            let al = Int32(scan.approximationLow)
+            let start = sequential ? 1 : scan.spectralStart, end = sequential ? 63 : scan.spectralEnd
+            var run = 0
+            var emittedRun = sequential
+            for k in start...end {
+                let coefficient = Int32(block[JPEG.naturalOrder[k]])
+                if coefficient == 0 { run &+= 1; continue }
+                let magnitude = (coefficient < 0 ? 0 &- coefficient : coefficient) &>> al
+                if magnitude == 0 { run &+= 1; continue }
+                if !emittedRun {
+                    emitEOBRun()
+                    emittedRun = true
+                }
+                while run > 15 {
+                    sink.emit(0xF0, table: acTable)
+                    run &-= 16
+                }
+                let size = Self.bitLength(magnitude)
+                sink.emit((run &<< 4) &+ size, table: acTable)
+                sink.emitBits(UInt32(bitPattern: coefficient < 0 ? ~magnitude : magnitude), size)
+                run = 0
+            }
+            if run > 0 {
+                if sequential {
+                    sink.emit(0, table: acTable)
+                } else {
+                    eobRun &+= 1
+                    if eobRun == 0x7FFF { emitEOBRun() }
+                }
+            }
+        }
+
+        /// Successive-approximation refinement of the band (§G.1.2.3): one new
+        /// bit for coefficients already non-zero, buffered until the next symbol;
+        /// newly non-zero ones coded with their sign.
+        private mutating func encodeACRefine(_ block: UnsafePointer<Int16>, table: Int) {
+            let acTable = 2 &+ table
+            let al = Int32(scan.approximationLow)
+            let start = scan.spectralStart, end = scan.spectralEnd
+            var lastNewlyOne = -1
+            for k in start...end {
+                let c = Int32(block[JPEG.naturalOrder[k]])
+                if ((c < 0 ? 0 &- c : c) &>> al) == 1 { lastNewlyOne = k }
+            }
+            var run = 0
+            var pendingStart = bufferedCount
+            var pending = 0
+            for k in start...end {
+                let c = Int32(block[JPEG.naturalOrder[k]])
+                let magnitude = (c < 0 ? 0 &- c : c) &>> al
+                if magnitude == 0 { run &+= 1; continue }
+                while run > 15 && k <= lastNewlyOne {
+                    emitEOBRun()
+                    sink.emit(0xF0, table: acTable)
+                    run &-= 16
+                    emitBuffered(from: pendingStart, count: pending)
+                    pendingStart = 0
+                    pending = 0
+                }
+                if magnitude > 1 {
+                    correctionBits[pendingStart &+ pending] = UInt8(truncatingIfNeeded: magnitude & 1)
+                    pending &+= 1
+                    continue
+                }
+                emitEOBRun()
+                sink.emit((run &<< 4) &+ 1, table: acTable)
+                sink.emitBits(c < 0 ? 0 : 1, 1)
+                emitBuffered(from: pendingStart, count: pending)
+                pendingStart = 0
+                pending = 0
+                run = 0
+            }
+            if run > 0 || pending > 0 {
+                eobRun &+= 1
+                bufferedCount &+= pending
+                if eobRun == 0x7FFF || bufferedCount > Self.maxCorrectionBits &- 64 &+ 1 { emitEOBRun() }
+            }
+        }
+
+        @inline(__always)
+        private mutating func emitBuffered(from start: Int, count: Int) {
+            for i in 0..<count { sink.emitBits(UInt32(correctionBits[start &+ i]), 1) }
+        }
+
+        /// The pending EOB run (EOBn symbol and its extra bits, §G.1.2.2) and its
+        /// buffered correction bits.
+        private mutating func emitEOBRun() {
+            guard eobRun > 0 else { return }
+            let size = Self.bitLength(Int32(eobRun)) &- 1
+            sink.emit(size &<< 4, table: 2 &+ layout.components[scan.components[0]].table)
+            if size > 0 { sink.emitBits(UInt32(eobRun), size) }
+            eobRun = 0
+            emitBuffered(from: 0, count: bufferedCount)
+            bufferedCount = 0
+        }
+    }
+}

@@ -1,0 +1,113 @@
+/// The boolean entropy decoder of RFC 6386 §7, in libwebp's formulation: the
+/// range is kept minus one, bits are consumed from a 64-bit window refilled
+/// seven bytes at a time, and reading past the end yields zero bits once and
+/// then sets ``isPastEnd``, the flag libwebp's `eof` uses to reject truncated
+/// partitions. Matching that flag exactly decides which damaged files fail.
+///
+/// The reader borrows its bytes: it must not outlive the buffer it was made
+/// from (the decoder creates every reader inside one `withUnsafeBytes` scope).
+extension WebP {
+    struct LossyBoolDecoder {
+        private let base: UnsafePointer<UInt8>?
+        private var position: Int
+        private let end: Int
+        /// Unread bits; the top `bits + 8` of them are the active window.
+        private var value: UInt64 = 0
+        /// The current range minus one, in 127...254 between calls (RFC 6386 §7.3).
+        private var range: UInt32 = 254
+        /// Bits in `value` below the 8-bit comparison window; negative means refill.
+        private var bits: Int = -8
+        /// True once a read needed a byte beyond the partition.
+        private(set) var isPastEnd = false
+
+        /// A reader over `bytes`; `bytes` must stay valid while the reader is used.
+        init(_ bytes: UnsafeRawBufferPointer) {
+            base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            position = 0
+            end = bytes.count
+            refill()
+        }
+
+        @inline(__always)
+        private mutating func refill() {
+            if let base, position &+ 8 <= end {
+                // Eight readable bytes remain (checked above); seven are used so that
+                // 56 new bits always fit beside the at most 8 still in `value`.
+                let word = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                position &+= 7
+                value = (value &<< 56) | (word &>> 8)
+                bits &+= 56
+            } else {
+                refillLastBytes()
+            }
+        }
+
+        private mutating func refillLastBytes() {
+            if let base, position < end {
+                value = (value &<< 8) | UInt64(base[position])
+                position &+= 1
+                bits &+= 8
+            } else if !isPastEnd {
+                value &<<= 8
+                bits &+= 8
+                isPastEnd = true
+            } else {
+                bits = 0  // keeps the shifts defined; the caller rejects the data anyway
+            }
+        }
+
+        /// One bool whose probability of being 0 is `probability / 256` (RFC 6386 §7.3).
+        @inline(__always)
+        mutating func readBit(_ probability: Int) -> Bool {
+            if bits < 0 { refill() }
+            var r = range
+            let split = (r &* UInt32(truncatingIfNeeded: probability)) &>> 8
+            let window = UInt32(truncatingIfNeeded: value &>> UInt64(truncatingIfNeeded: bits))
+            let bit = window > split
+            if bit {
+                r &-= split
+                value &-= UInt64(split &+ 1) &<< UInt64(truncatingIfNeeded: bits)
+            } else {
+                r = split &+ 1
+            }
+            // r is in 1...255 here, so the shift brings it back to 128...255.
+            let shift = r.leadingZeroBitCount &- 24
+            r &<<= UInt32(truncatingIfNeeded: shift)
+            bits &-= shift
+            range = r &- 1
+            return bit
+        }
+
+        /// `magnitude` with a sign read at probability one half (RFC 6386 §13.2),
+        /// in libwebp's branch-free form, whose range bookkeeping differs from
+        /// ``readBit(_:)`` at 128 and must be kept as is to stay bit-exact.
+        @inline(__always)
+        mutating func readSigned(_ magnitude: Int32) -> Int32 {
+            if bits < 0 { refill() }
+            let split = range &>> 1
+            let window = UInt32(truncatingIfNeeded: value &>> UInt64(truncatingIfNeeded: bits))
+            let mask = Int32(bitPattern: split &- window) &>> 31  // -1 when the bit is 1
+            let umask = UInt32(bitPattern: mask)
+            value &-= UInt64((split &+ 1) & umask) &<< UInt64(truncatingIfNeeded: bits)
+            bits &-= 1
+            range = (range &+ umask) | 1
+            return (magnitude ^ mask) &- mask
+        }
+
+        /// An unsigned `count`-bit literal, most significant bit first (RFC 6386 §7.3 `L(n)`).
+        mutating func readLiteral(_ count: Int) -> Int {
+            var v = 0
+            for _ in 0..<count { v = (v << 1) | (readBit(0x80) ? 1 : 0) }
+            return v
+        }
+
+        /// A `count`-bit magnitude followed by a sign bit (RFC 6386 §9.3, §9.6).
+        mutating func readSignedLiteral(_ count: Int) -> Int {
+            let v = readLiteral(count)
+            return readBit(0x80) ? -v : v
+        }
+
+        /// One flag bit at probability one half.
+        mutating func readFlag() -> Bool { readBit(0x80) }
+    }
+}

@@ -1,0 +1,119 @@
+/// Loop filtering of a finished macroblock row and conversion of the rows that
+/// no later filtering can change into RGBA.
+extension WebP.LossyFrameDecoder {
+    /// Filters every macroblock of row `mbY` in the cache, left to right, each
+    /// in libwebp's order: left edge, inner vertical edges, top edge, inner
+    /// horizontal edges (RFC 6386 §15.1). Each edge is filtered 16 positions
+    /// at a time (``WebP/LossyEdgeFilter``); chroma U and V edges together.
+    func filterRow(_ mbY: Int) {
+        typealias F = WebP.LossyEdgeFilter
+        let ys = lumaStride, cs = chromaStride
+        let simple = picture.filterType == 1
+        for mbX in 0..<columns {
+            let info = rowFilters[mbX]
+            let limit = info.limit
+            guard limit > 0 else { continue }
+            let y = cacheY + (lumaMargin &* ys &+ mbX &* 16)
+            let u = cacheU + (chromaMargin &* cs &+ mbX &* 8)
+            let v = cacheV + (chromaMargin &* cs &+ mbX &* 8)
+            let interior = info.interiorLimit, hev = info.hevThreshold
+            let inner = info.filtersInnerEdges
+
+            @inline(__always) func vertical(_ top: UnsafeMutablePointer<UInt8>, _ bottom: UnsafeMutablePointer<UInt8>,
+                                            stride: Int, limit: Int32, macroblockEdge: Bool) {
+                F.transposeIn(top, bottom, stride: stride, scratch: scratch)
+                let edge = scratch + 64
+                var e = F.loadHorizontal(edge, stride: 16, wide: true)
+                if simple {
+                    F.simple(&e, limit: limit)
+                } else {
+                    F.normal(&e, limit: limit, interior: interior, hevThreshold: hev, macroblockEdge: macroblockEdge)
+                }
+                F.storeHorizontal(e, edge, stride: 16, wide: true)
+                F.transposeOut(top, bottom, stride: stride, scratch: scratch)
+            }
+
+            if mbX > 0 {
+                vertical(y, y + 8 &* ys, stride: ys, limit: limit &+ 4, macroblockEdge: true)
+                if !simple { vertical(u, v, stride: cs, limit: limit &+ 4, macroblockEdge: true) }
+            }
+            if inner {
+                for k in 1...3 { vertical(y + 4 &* k, y + (8 &* ys &+ 4 &* k), stride: ys, limit: limit, macroblockEdge: false) }
+                if !simple { vertical(u + 4, v + 4, stride: cs, limit: limit, macroblockEdge: false) }
+            }
+            if mbY > 0 {
+                var e = F.loadHorizontal(y, stride: ys, wide: !simple)
+                if simple {
+                    F.simple(&e, limit: limit &+ 4)
+                } else {
+                    F.normal(&e, limit: limit &+ 4, interior: interior, hevThreshold: hev, macroblockEdge: true)
+                }
+                F.storeHorizontal(e, y, stride: ys, wide: !simple)
+                if !simple {
+                    var c = F.loadHorizontal(u, v, stride: cs)
+                    F.normal(&c, limit: limit &+ 4, interior: interior, hevThreshold: hev, macroblockEdge: true)
+                    F.storeHorizontal(c, u, v, stride: cs)
+                }
+            }
+            if inner {
+                for k in 1...3 {
+                    let row = y + 4 &* k &* ys
+                    var e = F.loadHorizontal(row, stride: ys, wide: !simple)
+                    if simple {
+                        F.simple(&e, limit: limit)
+                    } else {
+                        F.normal(&e, limit: limit, interior: interior, hevThreshold: hev, macroblockEdge: false)
+                    }
+                    F.storeHorizontal(e, row, stride: ys, wide: !simple)
+                }
+                if !simple {
+                    var c = F.loadHorizontal(u + 4 &* cs, v + 4 &* cs, stride: cs)
+                    F.normal(&c, limit: limit, interior: interior, hevThreshold: hev, macroblockEdge: false)
+                    F.storeHorizontal(c, u + 4 &* cs, v + 4 &* cs, stride: cs)
+                }
+            }
+        }
+    }
+
+    /// Converts the output rows that are final after macroblock row `mbY`:
+    /// luma rows above the filter's reach into the next row, whose nearer and
+    /// farther chroma rows are final too.
+    mutating func emitRows(_ mbY: Int, output: WebP.LossyOutput) {
+        let isLast = mbY == rows &- 1
+        let chromaHeight = (height &+ 1) >> 1
+        let lumaFinal = isLast ? height : Swift.min(height, 16 &* (mbY &+ 1) &- filterDelay)
+        let chromaFinal = isLast ? chromaHeight : Swift.min(chromaHeight, 8 &* (mbY &+ 1) &- filterDelay / 2)
+        // Image row of cache row 0.
+        let lumaBase = 16 &* mbY &- lumaMargin
+        let chromaBase = 8 &* mbY &- chromaMargin
+        while nextOutputRow < lumaFinal {
+            let row = nextOutputRow
+            let near: Int, far: Int
+            if row == 0 {
+                near = 0; far = 0
+            } else if row & 1 == 1 {
+                near = (row &- 1) >> 1
+                far = (row &+ 1) >> 1 < chromaHeight ? (row &+ 1) >> 1 : near
+            } else {
+                near = row >> 1; far = near &- 1
+            }
+            guard Swift.max(near, far) < chromaFinal else { break }
+            let lumaRow = cacheY + (row &- lumaBase) &* lumaStride
+            let nearOffset = (near &- chromaBase) &* chromaStride, farOffset = (far &- chromaBase) &* chromaStride
+            WebP.LossyUpsampler.convertRow(y: lumaRow,
+                                           nearU: cacheU + nearOffset, nearV: cacheV + nearOffset,
+                                           farU: cacheU + farOffset, farV: cacheV + farOffset,
+                                           dst: output.row(row), width: width,
+                                           scratchU: chromaRow, scratchV: chromaRow + (width &+ 16))
+            nextOutputRow &+= 1
+        }
+    }
+
+    /// Moves the bottom rows of the cache to its top, where the next
+    /// macroblock row's filtering and upsampling will look for them.
+    func shiftCache() {
+        (cacheY).update(from: cacheY + 16 &* lumaStride, count: lumaMargin &* lumaStride)
+        (cacheU).update(from: cacheU + 8 &* chromaStride, count: chromaMargin &* chromaStride)
+        (cacheV).update(from: cacheV + 8 &* chromaStride, count: chromaMargin &* chromaStride)
+    }
+}

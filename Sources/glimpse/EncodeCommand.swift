@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import GlimpseCodec
+
+/// `glimpse encode IN -o OUT.jpg|png|gif`: re-encodes an image.
+struct EncodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "encode",
+        abstract: "Encode an image as JPEG, PNG or GIF (format from the output's extension).",
+        discussion: """
+        JPEG output takes the first frame; its bytes equal libjpeg-turbo's (cjpeg) for the same pixels \
+        and settings. Transparent pixels are flattened over white unless --ignore-alpha is given.
+        """
+    )
+
+    @Argument(help: "The image to encode (any format Glimpse decodes).")
+    var file: String
+
+    @Option(name: .shortAndLong, help: "Output file: .jpg/.jpeg, .png or .gif.")
+    var output: String
+
+    @OptionGroup var jpeg: JPEGEncodingArguments
+
+    @Option(help: "Metadata to keep: none, icc or all.")
+    var metadata: MetadataArgument = .icc
+
+    func run() throws {
+        let format: ImageFormat
+        switch (output as NSString).pathExtension.lowercased() {
+        case "jpg", "jpeg": format = .jpeg
+        case "png": format = .png
+        case "gif": format = .gif
+        case let other: throw CommandFailure("\(output): cannot write .\(other) files (supported: .jpg, .png, .gif)")
+        }
+        var options = DecodingOptions()
+        if format == .jpeg { options.firstFrameOnly = true }
+        let image = try ImageFiles.decode(file, options: options)
+        var encoding = EncodingOptions(quality: jpeg.quality, metadata: metadata.policy)
+        if format == .jpeg {
+            encoding.jpeg = jpeg.options(for: image.pixels, metadata: JPEG.Encoder.options(from: encoding).metadata)
+        }
+        if format == .png, image.isAnimated {
+            // A PNG output of an animation keeps every frame (APNG).
+            try write(image, as: .apng, options: encoding)
+        } else {
+            try write(image, as: format, options: encoding)
+        }
+    }
+
+    private func write(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try EncoderRegistry.standard.encode(image, as: format, options: options)
+        } catch {
+            throw CommandFailure("\(output): cannot encode: \(error)")
+        }
+        try ImageFiles.write(bytes, to: output)
+    }
+}

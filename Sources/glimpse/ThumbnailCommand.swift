@@ -1,0 +1,150 @@
+import ArgumentParser
+import Foundation
+import GlimpseCodec
+
+/// `glimpse thumbnail IN... (-o OUT | --output-dir DIR) --size N`: the
+/// everyday server job done the cheap way.
+struct ThumbnailCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbnail",
+        abstract: "Make thumbnails that fit inside N×N.",
+        discussion: """
+        JPEGs are decoded at a reduced size (DCT scaling 1/2, 1/4 or 1/8, never below the target), turned \
+        upright by their EXIF orientation, resized with Lanczos-3 to fit inside N×N (never enlarged) and \
+        written as JPEG (quality 80, 4:2:0), or PNG when the source has transparency. One line per file: \
+        "IN: ok WxH -> OUT (BYTES bytes, T ms)" or "IN: error …"; the exit status is 1 when any file failed.
+        """
+    )
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case jpeg, png
+    }
+
+    @Argument(help: "Images to make thumbnails of.")
+    var files: [String]
+
+    @Option(name: .shortAndLong, help: "Output file (one input only).")
+    var output: String?
+
+    @Option(help: ArgumentHelp("Write DIR/NAME.jpg (or .png) for each input.", valueName: "DIR"))
+    var outputDir: String?
+
+    @Option(help: "The box the thumbnail fits inside, in pixels.")
+    var size: Int
+
+    @Option(help: "JPEG quality, 1-100.")
+    var quality: Int = 80
+
+    @Option(help: "Output format (default: JPEG, or PNG for sources with transparency).")
+    var format: OutputFormat?
+
+    func validate() throws {
+        guard size >= 1 else { throw ValidationError("--size must be at least 1") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be in 1...100") }
+        guard (output != nil) != (outputDir != nil) else { throw ValidationError("give either -o OUT or --output-dir DIR") }
+        guard output == nil || files.count == 1 else { throw ValidationError("-o takes one input file; use --output-dir") }
+    }
+
+    func run() throws {
+        if let outputDir {
+            do {
+                try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
+            } catch {
+                throw CommandFailure("\(outputDir): cannot create directory")
+            }
+        }
+        var failed = false
+        let clock = ContinuousClock()
+        for file in files {
+            let start = clock.now
+            do throws(CommandFailure) {
+                let (bytes, width, height, path) = try thumbnail(file)
+                try ImageFiles.write(bytes, to: path)
+                let elapsed = clock.now - start
+                let ms = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+                print(String(format: "%@: ok %dx%d -> %@ (%d bytes, %.1f ms)", file, width, height, path, bytes.count, ms))
+            } catch {
+                failed = true
+                print("\(file): error \(error.message)")
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    private func thumbnail(_ file: String) throws(CommandFailure) -> (bytes: [UInt8], width: Int, height: Int, path: String) {
+        let bytes = try ImageFiles.read(file)
+        var options = DecodingOptions()
+        options.firstFrameOnly = true
+        if let info = Self.probe(bytes), info.format == .jpeg {
+            options.scaleDenominator = Self.scaleDenominator(width: info.width, height: info.height, box: size)
+        }
+        var image: Image
+        do {
+            image = try DecoderRegistry.standard.decode(bytes, options: options)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        image.frames = Array(image.frames.prefix(1))
+        do {
+            image = try ImageTransformers.AutoOrient().transform(image)
+            if image.width > size || image.height > size {
+                image = try ImageTransformers.Resize(width: size, height: size, mode: .fit, allowsUpscaling: false).transform(image)
+            }
+        } catch {
+            throw CommandFailure("cannot resize: \(error)")
+        }
+        let outputFormat = format ?? (Self.hasTransparency(image.pixels) ? .png : .jpeg)
+        let path = output ?? Self.outputPath(for: file, in: outputDir ?? ".", format: outputFormat)
+        var encoding = EncodingOptions(quality: quality, metadata: .iccProfile)
+        encoding.jpeg = JPEG.EncodingOptions(quality: quality, subsampling: .yCbCr420, metadata: [.iccProfile])
+        do {
+            let encoded = try EncoderRegistry.standard.encode(image, as: outputFormat == .png ? .png : .jpeg, options: encoding)
+            return (encoded, image.width, image.height, path)
+        } catch {
+            throw CommandFailure("cannot encode: \(error)")
+        }
+    }
+
+    /// The header of `bytes` (format and size), read without decoding pixels.
+    static func probe(_ bytes: [UInt8]) -> ImageInfo? {
+        var decoder = AutoDecoder(registry: .standard, options: DecodingOptions())
+        var offset = 0
+        while offset < bytes.count, decoder.info == nil {
+            let end = min(bytes.count, offset + 16_384)
+            guard (try? decoder.append(bytes[offset..<end])) != nil else { return nil }
+            offset = end
+        }
+        return decoder.info
+    }
+
+    /// The largest JPEG DCT scale 1/d (d = 1, 2, 4, 8) that keeps the image at
+    /// least as large as the thumbnail it fits inside `box`.
+    static func scaleDenominator(width: Int, height: Int, box: Int) -> Int {
+        guard width > 0, height > 0 else { return 1 }
+        // The thumbnail's longer side is `box` (or the image's, when smaller).
+        let longer = max(width, height)
+        for d in [8, 4, 2] where (longer + d - 1) / d >= box { return d }
+        return 1
+    }
+
+    static func hasTransparency(_ pixels: PixelBuffer) -> Bool {
+        switch pixels.format {
+        case .rgba8:
+            return pixels.bytes.withUnsafeBufferPointer { bytes in
+                var i = 3
+                while i < bytes.count {
+                    if bytes[i] != 255 { return true }
+                    i += 4
+                }
+                return false
+            }
+        case .rgba16:
+            return hasTransparency(pixels.converted(to: .rgba8))
+        }
+    }
+
+    static func outputPath(for file: String, in directory: String, format: OutputFormat) -> String {
+        let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        return (directory as NSString).appendingPathComponent(name + (format == .png ? ".png" : ".jpg"))
+    }
+}
