@@ -74,6 +74,13 @@ ReferenceResult reference_gif_first_frame(const uint8_t *data, size_t size, size
         static const int start[] = {0, 4, 2, 1}, step[] = {8, 8, 4, 2};
         int ok = 1;
         if ((size_t)fw * fh == 0) {
+            // giflib reads a length of 0 as one row of the frame's width, so a frame of
+            // height 0 and width > 0 fails there ("more pixels than width × height");
+            // browsers and Glimpse draw nothing. No agreed reference.
+            if (fw > 0) {
+                free(indices);
+                return close_with(gif, REFERENCE_NO_VERDICT, canvas);
+            }
             // As DGifSlurp: one call, which reads the frame's sub-blocks to their end.
             ok = DGifGetLine(gif, indices, 0) != GIF_ERROR;
         } else if (desc->Interlace) {

@@ -57,6 +57,8 @@ ReferenceResult reference_png_strict(const uint8_t *data, size_t size, size_t ma
     // Strict: a bad CRC fails any chunk.
     png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
     png_set_user_limits(png, 16384, 16384);
+    // A chunk length near 2^30 must not become an allocation (Debian's libpng sets no cap).
+    png_set_chunk_malloc_max(png, 16 << 20);
     png_read_info(png, info);
     png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
     if ((size_t)w * h > max_pixels) {

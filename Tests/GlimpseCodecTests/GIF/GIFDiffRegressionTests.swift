@@ -33,6 +33,13 @@ struct GIFDiffRegressionTests {
         #expect(image.warnings.isEmpty)
     }
 
+    /// A frame 192 wide and 0 high: giflib reads its "0 pixels" as one row and
+    /// fails; there is nothing to draw, and Glimpse decodes the untouched canvas.
+    @Test func zeroHeightFrame() throws {
+        let image = try GIF.Decoder.decode(try Self.load("zero-height-frame.gif"), options: Self.strict)
+        #expect(image.pixels.bytes.allSatisfy { $0 == 0 })
+    }
+
     /// A graphic control extension 71 bytes long: giflib drops it, browsers and
     /// Glimpse read its first four bytes. No agreed reference; it must decode.
     @Test func longGraphicControlExtension() throws {
