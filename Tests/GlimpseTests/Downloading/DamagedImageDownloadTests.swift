@@ -12,6 +12,8 @@ import Testing
 /// a transport error (never a partial image).
 @Suite("ImageDownloader and damaged files")
 struct DamagedImageDownloadTests {
+    typealias Response = LoopbackHTTPServer.Response
+
     /// A 64×64 PNG cut in the middle of its image data.
     static let cutPNG: [UInt8] = {
         var pixels = PixelBuffer(width: 64, height: 64)
