@@ -19,9 +19,12 @@ let package = Package(
         .target(name: "CReferenceDecoders", linkerSettings: [.linkedLibrary("png"), .linkedLibrary("gif")]),
         .target(name: "DiffTargets", dependencies: ["FuzzTargets", "CReferenceDecoders",
                                                     .product(name: "GlimpseCodec", package: "Glimpse")]),
+        // libjpeg-turbo as the reference of the `jpeg-diff` target; only this package links it.
+        .target(name: "CJPEGReference", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "JPEGDifferential", dependencies: ["CJPEGReference", .product(name: "GlimpseCodec", package: "Glimpse")]),
         // Built only with `-sanitize=fuzzer,address -parse-as-library` (run.sh): libFuzzer provides `main`.
-        .executableTarget(name: "fuzz-libfuzzer", dependencies: ["FuzzTargets", "DiffTargets"]),
-        // Replays inputs through the differential targets without libFuzzer (diff.sh, the measurements).
+        .executableTarget(name: "fuzz-libfuzzer", dependencies: ["FuzzTargets", "DiffTargets", "JPEGDifferential"]),
+        // Replays inputs through the differential targets png-diff and gif-diff without libFuzzer.
         .executableTarget(name: "fuzz-diff", dependencies: ["DiffTargets"]),
         .executableTarget(name: "fuzz-standalone", dependencies: ["FuzzTargets"]),
     ],

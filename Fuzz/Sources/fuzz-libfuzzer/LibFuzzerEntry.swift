@@ -1,16 +1,20 @@
 import DiffTargets
 import FuzzTargets
 import Glibc
+import JPEGDifferential
 
 /// A target of either kind: a check of our decoders alone, or a comparison with a C library.
 enum SelectedTarget {
     case check(FuzzTarget)
     case diff(DiffTarget)
+    /// `jpeg-diff`: against libjpeg-turbo (JPEGDifferential).
+    case jpegDiff
 
     func run(_ bytes: [UInt8]) -> String? {
         switch self {
         case .check(let target): FuzzChecks.run(target, bytes)
         case .diff(let target): target.run(bytes)
+        case .jpegDiff: JPEGDifferential.check(bytes)
         }
     }
 }
@@ -20,7 +24,8 @@ let selectedTarget: SelectedTarget = {
     let name = getenv("GLIMPSE_FUZZ_TARGET").map { String(cString: $0) } ?? ""
     if let target = FuzzTarget(rawValue: name) { return .check(target) }
     if let target = DiffTarget(rawValue: name) { return .diff(target) }
-    let names = FuzzTarget.allCases.map(\.rawValue) + DiffTarget.allCases.map(\.rawValue)
+    if name == "jpeg-diff" { return .jpegDiff }
+    let names = FuzzTarget.allCases.map(\.rawValue) + DiffTarget.allCases.map(\.rawValue) + ["jpeg-diff"]
     writeError("set GLIMPSE_FUZZ_TARGET to one of: \(names.joined(separator: ", "))\n")
     exit(2)
 }()
