@@ -9,7 +9,7 @@
 #    `ldd` lists (and the loader), the CA certificates file, and a few fixture images; mounts
 #    /proc in it as a container runtime does (the static Swift runtime reads its arguments
 #    from /proc/self/cmdline); makes it read-only except /tmp; and runs the CLI in it through
-#    `env -i chroot` (no HOME, no PATH, nothing): info, decode, fetch over HTTP and HTTPS from
+#    `env -i chroot` (no HOME, no PATH, nothing): info, decode, thumbnail, fetch over HTTP and HTTPS from
 #    a loopback server outside the root, fetch with no writable cache folder (one warning,
 #    memory tier), fetch of a missing URL (an error line, not a crash).
 #
@@ -80,7 +80,10 @@ printf 'size,%s,stripped,%d,bytes\n' glimpse "$(size "$work/stripped/glimpse")" 
     || die "glimpse-codec-smoke is $(size "$work/stripped/glimpse-codec-smoke") bytes stripped, over the $budget budget"
 
 step "empty root"
-mkdir -p "$root/usr/local/bin" "$root/proc" "$root/tmp" "$root/images" "$root/etc/ssl/certs" "$work/writable"
+# /var/cache/glimpse/images exists but will be read-only: the harder case for `fetch`, where the
+# disk cache opens and only writes would fail.
+mkdir -p "$root/usr/local/bin" "$root/proc" "$root/tmp" "$root/images" "$root/etc/ssl/certs" "$work/writable" \
+    "$root/var/cache/glimpse/images"
 cp "$work/stripped/glimpse" "$work/stripped/glimpse-codec-smoke" "$root/usr/local/bin/"
 # Exactly what ldd lists, at the path it resolved (the loader at its absolute path), symlinks
 # followed: `name => /path (addr)` or `/loader (addr)`.
@@ -155,10 +158,11 @@ original=$(grep -Eo 'fnv1a=[0-9a-f]+' "$work/out")
 in_root /usr/local/bin/glimpse-codec-smoke /tmp/pillow-420.png /tmp/again.png || die "codec-only decode failed"
 expect out "$original"
 
-# TODO(thumbnail): `glimpse thumbnail` (the JPEG encoder issue) is not on main yet; when it lands,
-# enable these two lines, with its real options.
-# step "glimpse thumbnail"
-# in_root /usr/local/bin/glimpse thumbnail /images/pillow-420.jpg -o /tmp/thumb.jpg --size 16x16 || die "thumbnail failed"
+step "glimpse thumbnail (JPEG encoder)"
+in_root /usr/local/bin/glimpse thumbnail /images/pillow-420.jpg -o /tmp/thumb.jpg --size 16 || die "thumbnail failed"
+expect out '^/images/pillow-420.jpg: ok 16x12 -> /tmp/thumb.jpg'
+in_root /usr/local/bin/glimpse-codec-smoke /tmp/thumb.jpg || die "codec-only decode of the thumbnail failed"
+expect out '^/tmp/thumb.jpg: jpeg 16x12 frames=1'
 
 step "glimpse fetch, HTTP, disk cache in /tmp (no HOME: the temporary folder)"
 url=http://127.0.0.1:$http_port/pillow-420.jpg
@@ -173,13 +177,13 @@ url=https://127.0.0.1:$https_port/ct6-d08-seq.png
 in_root /usr/local/bin/glimpse fetch --thumbnail 8x8 "$url" || die "HTTPS fetch failed"
 expect out "^$url: ok tier=network PNG"
 
-step "glimpse fetch, no writable cache folder: one warning, memory tier"
+step "glimpse fetch, a read-only cache folder: one warning, memory tier"
 environment=(XDG_CACHE_HOME=/var/cache)
 url=http://127.0.0.1:$http_port/loop-forever.gif
 in_root /usr/local/bin/glimpse fetch "$url" || die "fetch without a cache folder failed"
 expect out "^$url: ok tier=network GIF"
 [ "$(wc -l < "$work/err")" = 1 ] || die "expected exactly one line on standard error"
-expect err '^warning: .*memory'
+expect err '^warning: cache folder /var/cache/glimpse/images is not writable .*memory only$'
 environment=()
 
 step "glimpse fetch, a missing URL: an error line and status 1, not a crash"

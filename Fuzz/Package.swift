@@ -14,8 +14,11 @@ let package = Package(
         // FuzzChecks.swift is a symlink to Tests/TestSupport/FuzzChecks.swift, which
         // the unit test replaying Fuzz/Regressions uses too.
         .target(name: "FuzzTargets", dependencies: [.product(name: "GlimpseCodec", package: "Glimpse")]),
+        // libjpeg-turbo as the reference of the `jpeg-diff` target; only this package links it.
+        .target(name: "CJPEGReference", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "JPEGDifferential", dependencies: ["CJPEGReference", .product(name: "GlimpseCodec", package: "Glimpse")]),
         // Built only with `-sanitize=fuzzer,address -parse-as-library` (run.sh): libFuzzer provides `main`.
-        .executableTarget(name: "fuzz-libfuzzer", dependencies: ["FuzzTargets"]),
+        .executableTarget(name: "fuzz-libfuzzer", dependencies: ["FuzzTargets", "JPEGDifferential"]),
         .executableTarget(name: "fuzz-standalone", dependencies: ["FuzzTargets"]),
     ],
     swiftLanguageModes: [.v6]

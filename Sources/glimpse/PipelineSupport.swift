@@ -21,18 +21,19 @@ enum PipelineSupport {
     /// folder cannot be created or written: a cache only saves work, so the load carries on with
     /// the memory tier. (A container with a read-only root and no `HOME` is the usual case.)
     static func openDiskIfWritable(_ path: String?) -> DiskCache? {
-        do throws(CommandFailure) {
-            let disk = try openDisk(path)
+        let directory = path.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? defaultCacheDirectory
+        let problem: String
+        do {
+            let disk = try DiskCache(configuration: DiskCache.Configuration(directory: directory))
             // An existing folder opens fine yet may refuse writes (a read-only mount): the disk
             // tier would then drop every store silently.
-            guard access(disk.path, W_OK | X_OK) == 0 else {
-                throw CommandFailure("\(disk.path): cannot write to the cache (\(String(cString: strerror(errno))))")
-            }
-            return disk
+            if access(disk.path, W_OK | X_OK) == 0 { return disk }
+            problem = "is not writable (\(String(cString: strerror(errno))))"
         } catch {
-            Terminal.standardError("warning: \(error.message); caching in memory only")
-            return nil
+            problem = "cannot be created"
         }
+        Terminal.standardError("warning: cache folder \(directory.path) \(problem); caching in memory only")
+        return nil
     }
 
     /// `WxH` → a resize that fits the image in that box.

@@ -128,15 +128,47 @@ public enum FuzzChecks {
         guard let image = try? DecoderRegistry.standard.decode(bytes, options: options),
               // Equality is what the round trip checks, and small images check it as well as
               // large ones: beyond 1 Mi pixels, encoding alone takes most of a second.
-              image.width &* image.height &* image.frames.count <= 1 << 20,
-              let encode = encoder(for: image.format),
-              let encoded = encode(image) else { return nil }
+              image.width &* image.height &* image.frames.count <= 1 << 20 else { return nil }
+        if let failure = jpegRoundTrip(image, bytes) { return failure }
+        guard let encode = encoder(for: image.format), let encoded = encode(image) else { return nil }
         do throws(ImageDecodingError) {
             let again = try DecoderRegistry.standard.decode(encoded, options: options)
             guard again.frames.map(\.pixels) == image.frames.map(\.pixels) else { return "round trip changed the pixels" }
             return nil
         } catch {
             return "our own encoding does not decode: \(error)"
+        }
+    }
+
+    /// JPEG settings derived from the input's hash (quality, subsampling,
+    /// optimised tables, progressive, restart rows, alpha handling).
+    public static func jpegOptions(for bytes: [UInt8]) -> JPEG.EncodingOptions {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let subsamplings = JPEG.EncodingOptions.Subsampling.allCases
+        return JPEG.EncodingOptions(
+            quality: 1 + Int(hash % 100), subsampling: subsamplings[Int((hash >> 8) % UInt64(subsamplings.count))],
+            optimizesHuffmanTables: (hash >> 12) & 1 == 1, isProgressive: (hash >> 13) & 1 == 1,
+            restartRows: Int((hash >> 14) % 3), alpha: (hash >> 16) & 1 == 1 ? .ignore : .flattenOverWhite,
+            metadata: (hash >> 17) & 1 == 1 ? .all : [])
+    }
+
+    /// The first frame encoded as JPEG must encode without error and decode
+    /// with our decoder to an image of the same size.
+    private static func jpegRoundTrip(_ image: Image, _ bytes: [UInt8]) -> String? {
+        guard image.width > 0, image.height > 0, image.width <= 0xFFFF, image.height <= 0xFFFF else { return nil }
+        let encoded: [UInt8]
+        do throws(ImageEncodingError) {
+            encoded = try JPEG.Encoder(options: jpegOptions(for: bytes)).encode(image)
+        } catch {
+            return "JPEG encoding failed: \(error)"
+        }
+        do throws(ImageDecodingError) {
+            let decoded = try JPEG.Decoder.decode(encoded, options: DecodingOptions(mode: .strict))
+            guard decoded.width == image.width, decoded.height == image.height else { return "JPEG round trip changed the size" }
+            return nil
+        } catch {
+            return "our JPEG does not decode: \(error)"
         }
     }
 

@@ -24,13 +24,16 @@ public enum ReferenceDecoder {
 
     /// Decodes `file` with the reference decoder and returns its first (composed)
     /// frame as RGBA8, or `nil` when the reference rejects the file.
-    /// `scale` asks for JPEG DCT scaling 1/scale.
-    public static func decode(_ file: URL, scale: Int = 1) -> PixelBuffer? {
+    /// `scale` asks for JPEG DCT scaling 1/scale. `lenient` decodes a JPEG that
+    /// libjpeg-turbo decodes only with warnings as `djpeg` does (refdecode's
+    /// `--lenient`); without it such a file is rejected.
+    public static func decode(_ file: URL, scale: Int = 1, lenient: Bool = false) -> PixelBuffer? {
         guard let executable else { return nil }
         let dump = FileManager.default.temporaryDirectory.appendingPathComponent("refdecode-\(UUID().uuidString).pam")
         defer { try? FileManager.default.removeItem(at: dump) }
         var arguments = ["--iterations", "1", "--dump", dump.path]
         if scale != 1 { arguments += ["--scale", String(scale)] }
+        if lenient { arguments.append("--lenient") }
         arguments.append(file.path)
         guard let result = run(executable.path, arguments), result.status == 0,
               let bytes = try? [UInt8](Data(contentsOf: dump)) else { return nil }

@@ -1,10 +1,14 @@
 import FuzzTargets
 import Glibc
+import JPEGDifferential
 
-/// The target chosen by `GLIMPSE_FUZZ_TARGET` (run.sh sets it).
-let selectedTarget: FuzzTarget = {
-    guard let name = getenv("GLIMPSE_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
-        writeError("set GLIMPSE_FUZZ_TARGET to one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))\n")
+/// The target chosen by `GLIMPSE_FUZZ_TARGET` (run.sh sets it): one of ``FuzzTarget``,
+/// or `jpeg-diff` (`nil` here), which needs libjpeg-turbo and so lives in this package only.
+let selectedTarget: FuzzTarget? = {
+    let name = getenv("GLIMPSE_FUZZ_TARGET").map { String(cString: $0) }
+    if name == "jpeg-diff" { return nil }
+    guard let name, let target = FuzzTarget(rawValue: name) else {
+        writeError("set GLIMPSE_FUZZ_TARGET to jpeg-diff or one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))\n")
         exit(2)
     }
     return target
@@ -15,7 +19,8 @@ let selectedTarget: FuzzTarget = {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    if let violation = FuzzChecks.run(selectedTarget, bytes) {
+    let violation = selectedTarget.map { FuzzChecks.run($0, bytes) } ?? JPEGDifferential.check(bytes)
+    if let violation {
         writeError("invariant violated: \(violation)\n")
         abort()
     }

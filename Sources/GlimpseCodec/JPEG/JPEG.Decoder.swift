@@ -34,6 +34,16 @@ extension JPEG {
             var searchPosition: Int
             /// Sequential: bytes the last MCU row took, to skip attempts that cannot succeed yet.
             var lastRowBytes = 0
+            /// The restart marker expected next (libjpeg's `next_restart_num`).
+            var nextRestart = 0
+            /// libjpeg's `insufficient_data`: the entropy decoder read past the end of its
+            /// data, so MCUs are left as zero coefficients until a restart marker is read.
+            var insufficient = false
+            /// Progressive: the last iMCU row decoded while data was sufficient (libjpeg's
+            /// `last_good_iMCU_row`), which picks the coefficient bits block smoothing uses.
+            var lastGoodRow = 0
+            /// What was recovered from in the rows decoded so far, reported when they are kept.
+            var recoveries: [JPEG.Defect] = []
         }
 
         let options: DecodingOptions
@@ -45,6 +55,8 @@ extension JPEG {
         var failure: ImageDecodingError?
 
         var huffman = HuffmanTables()
+        /// Huffman slots a DHT segment defined (the others hold T.81 §K.3's tables, or nothing).
+        var tablesFromDHT = [Bool](repeating: false, count: 8)
         /// Quantisation tables in natural order, as the DQT defined them.
         var quantTables = [Int16](repeating: 0, count: 4 * 64)
         var quantDefined = [Bool](repeating: false, count: 4)
@@ -71,13 +83,44 @@ extension JPEG {
         var truncated = false
         var finalImage: Image?
 
+        /// Recover from damage as libjpeg-turbo does instead of failing (``DecodingOptions/Mode/lenient``).
+        let lenient: Bool
+        /// What a lenient decode recovered from so far, each defect once.
+        var recoveries: [JPEG.Defect] = []
+        /// Per component, Al of zig-zag coefficients 1…9 before the component's latest scan
+        /// (libjpeg's second half of `coef_bits`), for block smoothing below ``ScanState/lastGoodRow``.
+        var previousCoefficientBits: [Int] = []
+        /// Per component and zig-zag coefficient, the Al of the last scan that coded it
+        /// (-1: none), to check the progression as libjpeg does.
+        var progression: [Int] = []
+        /// libjpeg's `last_good_iMCU_row` after the latest scan.
+        var lastGoodRow = Int.max
+        /// The first scan held every component of a sequential frame: libjpeg then
+        /// decodes it as the only scan, and another SOS is an error.
+        var singleScan = false
+        /// Extraneous bytes passed before the marker not found yet.
+        var skippedBeforeMarker = 0
+
         public internal(set) var info: ImageInfo?
 
         public init(options: DecodingOptions) {
             self.options = options
+            lenient = options.mode == .lenient
             let d = options.scaleDenominator
             scale = d >= 8 ? 8 : (d >= 4 ? 4 : (d >= 2 ? 2 : 1))
         }
+
+        /// Damage libjpeg-turbo decodes through with a warning (its `JWRN_*`
+        /// messages): recorded when lenient, an error when strict, so that a strict
+        /// decode accepts exactly the files libjpeg-turbo decodes without a warning.
+        mutating func recover(_ defect: JPEG.Defect) throws(ImageDecodingError) {
+            guard lenient else { throw defect == .prematureEnd ? .truncated : .malformed(.jpeg(defect)) }
+            if recoveries.count < 16 && !recoveries.contains(defect) { recoveries.append(defect) }
+        }
+
+        /// What libjpeg's memory source reads past the end of the data: a fake EOI
+        /// marker for every refill. Enough for the longest segment a skip may cross.
+        static let fakeEndOfImage: [UInt8] = Array(repeating: [0xFF, 0xD9], count: 32_770).flatMap { $0 }
 
         public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodingStatus {
             if let failure { throw failure }
@@ -98,11 +141,19 @@ extension JPEG {
             inputEnded = true
             do throws(ImageDecodingError) {
                 try advance()
+                if lenient && phase != .done {
+                    // libjpeg reads on past the end of the file as if it held EOI markers:
+                    // the entropy data stops there, and the missing rest decodes as libjpeg
+                    // decodes it (zero bits, then zero coefficients).
+                    try recover(.prematureEnd)
+                    input.append(contentsOf: Self.fakeEndOfImage)
+                    try advance()
+                }
             } catch {
                 failure = error
                 throw error
             }
-            let complete = phase == .done || (isSequentialComplete && !truncated)
+            let complete = phase == .done
             guard complete, let image = renderImage(isComplete: true) else {
                 if layout != nil, scanCount > 0 {
                     finalImage = nil
@@ -159,9 +210,9 @@ extension JPEG {
 
         /// Builds the image from what has been decoded.
         func renderImage(isComplete: Bool) -> Image? {
-            guard let frame, let layout, scanCount > 0 else { return nil }
+            guard frame != nil, let layout, scanCount > 0 else { return nil }
             var pixels: [UInt8]
-            if frame.progressive {
+            if !coefficients.isEmpty {
                 let smoothing = JPEG.BlockSmoothing.applies(coefficientBits: coefficientBits, quant: componentQuant,
                                                             components: layout.components.count)
                 pixels = PixelStorage.uninitializedBytes(count: layout.outputWidth * layout.outputHeight * 4,
@@ -183,12 +234,17 @@ extension JPEG {
                                 let block = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
                                 defer { workspace.deallocate(); block.deallocate() }
                                 var rendered = 0
+                                // Rows past the last one the final scan reached with data use the bits from
+                                // before each component's latest scan (libjpeg-turbo's `last_good_iMCU_row`).
+                                let earlierBits = scanCount > 1 && !previousCoefficientBits.isEmpty
+                                    ? previousCoefficientBits : [Int](repeating: -1, count: coefficientBits.count)
                                 for mcuRow in 0..<ring.mcusY {
                                     if smoothing {
+                                        let bits = mcuRow > lastGoodRow ? earlierBits : coefficientBits
                                         for (index, component) in ring.components.enumerated() {
                                             JPEG.BlockSmoothing.transform(
                                                 component: component, mcuRow: mcuRow, layout: ring,
-                                                bits: coefficientBits[(index * 10)..<(index * 10 + 10)],
+                                                bits: bits[(index * 10)..<(index * 10 + 10)],
                                                 coefficients: c, quant: q + index * 64, quant16: q16 + index * 64, plane: p + component.planeOffset,
                                                 workspace: workspace, block: block, scratch: workspace + 64)
                                         }
@@ -228,7 +284,8 @@ extension JPEG {
             guard let buffer = PixelBuffer(width: layout.outputWidth, height: layout.outputHeight, format: .rgba8, bytes: pixels) else {
                 return nil
             }
-            return Image(frames: [ImageFrame(pixels: buffer, isComplete: isComplete)], loopCount: 1, format: .jpeg, metadata: metadata)
+            return Image(frames: [ImageFrame(pixels: buffer, isComplete: isComplete)], loopCount: 1, format: .jpeg, metadata: metadata,
+                         warnings: recoveries.map { DecodingWarning(.jpeg($0)) })
         }
 
         /// Output rows whose plane rows (context rows included) are all decoded.

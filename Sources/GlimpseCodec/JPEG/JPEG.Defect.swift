@@ -73,6 +73,35 @@ extension JPEG {
         /// The data ended before the image was complete (JWRN_JPEG_EOF); the
         /// missing entropy data reads as zeros.
         case prematureEnd
+        /// The entropy decoder needed bits past the marker that ends its data
+        /// (JWRN_HIT_MARKER, "premature end of data segment"): they read as
+        /// zeros, and the rest of the restart interval as zero coefficients.
+        case entropyDataEnded
+        /// Another marker where restart marker RST`expected` was due
+        /// (JWRN_MUST_RESYNC); resynchronised as `jpeg_resync_to_restart` does.
+        case restartMarker(found: UInt8, expected: Int)
+        /// A progressive scan out of sequence for a coefficient of a component
+        /// (JWRN_BOGUS_PROGRESSION).
+        case progressionSequence(component: Int, coefficient: Int)
+        /// A JFIF APP0 segment whose major version is not 1 (JWRN_JFIF_MAJOR).
+        case jfifVersion(major: UInt8, minor: UInt8)
+        /// An Adobe APP14 colour transform code libjpeg does not know
+        /// (JWRN_ADOBE_XFORM); YCbCr (three components) or YCCK (four) is assumed.
+        case adobeTransform(UInt8)
+        /// A sequential scan whose Ss, Se, Ah, Al are not 0, 63, 0, 0
+        /// (JWRN_NOT_SEQUENTIAL); the whole band is decoded anyway.
+        case sequentialScanParameters
+
+        // Not recoverable (libjpeg fails too).
+        /// A DAC segment with a table index above 31 or a DC bound L above U (libjpeg's JERR_DAC_INDEX, JERR_DAC_VALUE).
+        case arithmeticConditioning(index: UInt8, value: UInt8)
+        /// An interleaved scan whose MCU holds more than 10 blocks (T.81 §B.2.3; libjpeg's JERR_BAD_MCU_SIZE).
+        case mcuSize(blocks: Int)
+        /// A progressive DC value beyond 32 bits (libjpeg's JERR_BAD_DCT_COEF).
+        case dcCoefficientRange
+        /// A scan after the only scan of a sequential frame whose first scan held
+        /// every component (libjpeg's JERR_EOI_EXPECTED).
+        case scanAfterLastScan
 
         public var description: String {
             switch self {
@@ -107,6 +136,18 @@ extension JPEG {
             case .extraneousBytes(let count, let marker):
                 "\(count) extraneous bytes before marker 0x\(String(marker, radix: 16))"
             case .prematureEnd: "premature end of data"
+            case .entropyDataEnded: "entropy-coded data ended early (premature end of data segment)"
+            case .restartMarker(let found, let expected):
+                "marker 0x\(String(found, radix: 16)) where RST\(expected) was expected"
+            case .progressionSequence(let component, let coefficient):
+                "inconsistent progression sequence for component \(component) coefficient \(coefficient)"
+            case .jfifVersion(let major, let minor): "unknown JFIF revision \(major).\(minor)"
+            case .adobeTransform(let transform): "unknown Adobe colour transform \(transform)"
+            case .sequentialScanParameters: "sequential scan with progressive parameters"
+            case .arithmeticConditioning(let index, let value): "DAC table \(index) value \(value)"
+            case .mcuSize(let blocks): "\(blocks) blocks in an MCU"
+            case .dcCoefficientRange: "DC coefficient out of range"
+            case .scanAfterLastScan: "another scan after a sequential frame's only scan"
             }
         }
 

@@ -24,9 +24,10 @@ extension FormatSniffer {
         }
     }
 
-    /// JPEG (ITU T.81 §B.1.1.3): SOI marker followed by another marker.
+    /// JPEG (ITU T.81 §B.1.1.3): the SOI marker. Only SOI, as libjpeg's `first_marker`
+    /// checks: what follows may be junk that its marker search skips (a lenient decode does too).
     static func matchJPEG(_ input: SniffInput) -> MatchResult {
-        switch input.compare([0xFF, 0xD8, 0xFF]) {
+        switch input.compare([0xFF, 0xD8]) {
         case .equal: .match(SniffedFormat(.jpeg))
         case .incomplete: .needMore(fallback: nil)
         case .different: .noMatch

@@ -77,7 +77,7 @@ struct FormatSnifferTests {
 
     @Test func decidingLengthsAreTheSignatureLengths() {
         let expected: [String: Int] = [
-            "PNG": 8 + 25 + 8, "APNG": 8 + 25 + 8, "JPEG": 3, "GIF87a": 6, "GIF89a": 6,
+            "PNG": 8 + 25 + 8, "APNG": 8 + 25 + 8, "JPEG": 2, "GIF87a": 6, "GIF89a": 6,
             "WebP lossy": 16, "WebP lossless": 16, "WebP animated": 21, "TIFF II": 4, "TIFF MM": 4,
             "BMP": 18, "ICO": 6, "CUR": 6, "JPEG XL codestream": 2, "JPEG XL container": 12, "PDF": 5,
         ]

@@ -71,13 +71,22 @@ struct JPEGCorpusTests {
         "jpegdec_crashtest_missing-frame-image-1410.jpg", "jpegdec_crashtest_null_height.jpg",
         "jpegdec_crashtest_invalid-dimensions.jpg", "jpegdec_crashtest_max_size.jpg",
         "jpegdec_crashtest_invalid-prediction-shift.jpg", "turbo_testorig12.jpg", "turbo_monkey12.jpg",
-        "jpegdec_reftest_lossless_1_jpeg_lossless_sel1.jpg", "wuffs_peacock.default.truncated.jpeg",
-        "wuffs_peacock.progressive.truncated.jpeg", "pillow_truncated_jpeg.jpg",
+        "jpegdec_reftest_lossless_1_jpeg_lossless_sel1.jpg",
     ])
     func broken(_ name: String) throws {
         let url = try #require(Fixtures.corpus("jpeg/\(name)"))
         let bytes = try Fixtures.bytes(at: url)
         #expect(throws: ImageDecodingError.self) { try JPEG.Decoder.decode(bytes) }
+        #expect(throws: ImageDecodingError.self) { try JPEG.Decoder.decode(bytes, options: DecodingOptions(mode: .strict)) }
+    }
+
+    @Test("truncated files are an error when strict", arguments: [
+        "wuffs_peacock.default.truncated.jpeg", "wuffs_peacock.progressive.truncated.jpeg", "pillow_truncated_jpeg.jpg",
+    ])
+    func truncatedStrict(_ name: String) throws {
+        let url = try #require(Fixtures.corpus("jpeg/\(name)"))
+        let bytes = try Fixtures.bytes(at: url)
+        #expect(throws: ImageDecodingError.truncated) { try JPEG.Decoder.decode(bytes, options: DecodingOptions(mode: .strict)) }
     }
 
     @Test("fuzzed files never crash")

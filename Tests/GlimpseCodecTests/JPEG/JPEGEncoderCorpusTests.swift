@@ -81,3 +81,30 @@ struct JPEGEncoderCorpusTests {
         }
     }
 }
+
+/// The fuzz `roundtrip` target's JPEG settings on the repository's fixtures:
+/// our output decodes with refdecode to the pixels our decoder gives.
+@Suite("JPEG encoder: fuzz-derived settings", .enabled(if: ReferenceDecoder.executable != nil))
+struct JPEGEncoderFuzzSettingsTests {
+    static var fixtures: [URL] {
+        ["png", "gif"].flatMap { Fixtures.files(in: Fixtures.url($0), extensions: [".png", ".gif"]) }.prefix(24).map { $0 }
+    }
+
+    @Test("a sample of fixtures through FuzzChecks.jpegOptions")
+    func sample() throws {
+        var checked = 0
+        for url in Self.fixtures {
+            let bytes = try Fixtures.bytes(at: url)
+            guard let image = try? DecoderRegistry.standard.decode(bytes), image.width * image.height <= 1 << 16 else { continue }
+            #expect(FuzzChecks.run(.roundtrip, bytes) == nil, "\(url.lastPathComponent)")
+            let encoded = try JPEG.Encoder(options: FuzzChecks.jpegOptions(for: bytes)).encode(image)
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-fuzz-\(UUID().uuidString).jpg")
+            try Data(encoded).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let reference = try #require(ReferenceDecoder.decode(file), "\(url.lastPathComponent)")
+            #expect(try JPEG.Decoder.decode(encoded).pixels == reference, "\(url.lastPathComponent)")
+            checked += 1
+        }
+        #expect(checked >= 10)
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import GlimpseCodec
 import Testing
 import TestSupport
@@ -38,8 +39,9 @@ struct JPEGErrorTests {
         let full = try JPEG.Decoder.decode(bytes)
         // Cut three quarters into the entropy-coded data: past the first MCU row.
         let sos = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
-        var decoder = JPEG.Decoder(options: DecodingOptions())
-        _ = try decoder.append(bytes[..<(bytes.count - (bytes.count - sos) / 4)])
+        let cut = Array(bytes[..<(bytes.count - (bytes.count - sos) / 4)])
+        var decoder = JPEG.Decoder(options: DecodingOptions(mode: .strict))
+        _ = try decoder.append(cut)
         #expect(throws: ImageDecodingError.truncated) { try decoder.finish() }
         #expect(throws: ImageDecodingError.truncated) { try decoder.finish() }
         let partial = try #require(decoder.partialImage())
@@ -48,12 +50,22 @@ struct JPEGErrorTests {
         // The first MCU row is complete and identical.
         #expect(partial.pixels.row(0) == full.pixels.row(0))
         #expect(partial.pixels != full.pixels)
+        // Lenient (the default): libjpeg-turbo's picture of the same bytes, with a warning.
+        let lenient = try JPEG.Decoder.decode(cut)
+        #expect(lenient.warnings.contains(DecodingWarning(.jpeg(.prematureEnd))))
+        #expect(lenient.pixels.row(0) == full.pixels.row(0))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("truncated-\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(cut).write(to: file)
+        if let reference = ReferenceDecoder.decode(file, lenient: true) {
+            #expect(lenient.pixels.bytes == reference.bytes)
+        }
     }
 
     @Test("a truncated progressive file shows the scans it has")
     func truncatedProgressive() throws {
         let bytes = try Fixtures.bytes("jpeg/cjpeg-progressive.jpg")
-        var decoder = JPEG.Decoder(options: DecodingOptions())
+        var decoder = JPEG.Decoder(options: DecodingOptions(mode: .strict))
         _ = try decoder.append(bytes[..<(bytes.count / 2)])
         #expect(decoder.partialImage() != nil)
         #expect(throws: ImageDecodingError.truncated) { try decoder.finish() }

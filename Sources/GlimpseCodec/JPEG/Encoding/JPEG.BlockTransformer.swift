@@ -14,8 +14,8 @@ extension JPEG {
         private var conversionPlanes: [[UInt8]]
         /// Divisors of the luma and chroma tables.
         private let divisors: [[UInt32]]
-        /// One RGB row (flattened input).
-        private var rgbRow: [UInt8]
+        /// One RGBA8 row (flattened or narrowed input).
+        private var rgbaRow: [UInt8]
         /// One converted row per component, `paddedWidth` samples each.
         private var scratchRows: [UInt8]
         private let alpha: EncodingOptions.AlphaHandling
@@ -30,7 +30,7 @@ extension JPEG {
             conversionPlanes = layout.components.map {
                 $0.isSubsampled ? [UInt8](repeating: 0, count: layout.paddedWidth &* layout.mcuHeight) : []
             }
-            rgbRow = [UInt8](repeating: 0, count: layout.width &* 3)
+            rgbaRow = [UInt8](repeating: 0, count: layout.width &* 4 &+ 64)
             scratchRows = [UInt8](repeating: 0, count: layout.paddedWidth &* layout.components.count)
         }
 
@@ -40,20 +40,31 @@ extension JPEG {
             let width = layout.width, paddedWidth = layout.paddedWidth
             var scratch = scratchRows
             scratchRows = []
-            rgbRow.withUnsafeMutableBufferPointer { rgb in
-                let rgb = rgb.baseAddress.unsafelyUnwrapped
-                Self.flatten(pixels, format: format, count: width, alpha: alpha, into: rgb)
+            var flat = rgbaRow
+            rgbaRow = []
+            // RGBA8 rows are read in place unless transparent pixels must be flattened.
+            let direct = format == .rgba8 && (alpha == .ignore || Self.isOpaque(pixels, count: width))
+            if !direct {
+                flat.withUnsafeMutableBytes { out in
+                    Self.flatten(pixels, format: format, count: width, alpha: alpha,
+                                 into: out.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self))
+                }
+            }
+            flat.withUnsafeBytes { flattened in
+                // `pixels` (direct) or `flat` holds width × 4 bytes.
+                let source = direct ? pixels.baseAddress.unsafelyUnwrapped : flattened.baseAddress.unsafelyUnwrapped
                 scratch.withUnsafeMutableBufferPointer { rows in
                     // Three rows of paddedWidth samples (one when grey).
                     let y = rows.baseAddress.unsafelyUnwrapped
                     let colour = layout.components.count == 3
-                    ColorConverter.shared.convert(rgb: rgb, count: width, y: y,
-                                                  cb: colour ? y + paddedWidth : nil, cr: colour ? y + 2 &* paddedWidth : nil)
+                    ColorConverter.convert(rgba: source, count: width, y: y,
+                                           cb: colour ? y + paddedWidth : nil, cr: colour ? y + 2 &* paddedWidth : nil)
                     for c in layout.components.indices {
                         Self.replicateRight(y + c &* paddedWidth, from: width, to: paddedWidth)
                     }
                 }
             }
+            rgbaRow = flat
             for c in layout.components.indices {
                 let component = layout.components[c]
                 scratch.withUnsafeBufferPointer { rows in
@@ -71,6 +82,17 @@ extension JPEG {
                 }
             }
             scratchRows = scratch
+        }
+
+        /// Whether every alpha sample of the RGBA8 row is 255.
+        private static func isOpaque(_ pixels: UnsafeRawBufferPointer, count: Int) -> Bool {
+            var x = 0
+            var all: UInt8 = 0xFF
+            while x < count {
+                all &= pixels[x &* 4 &+ 3]
+                x &+= 1
+            }
+            return all == 0xFF
         }
 
         /// Pads, downsamples and transforms the MCU row whose first `rows`
@@ -151,24 +173,19 @@ extension JPEG {
             samplePlanes[c].withUnsafeBufferPointer { plane in
                 divisors[component.table].withUnsafeBufferPointer { divisors in
                     store.planes[c].withUnsafeMutableBufferPointer { blocks in
-                        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { work in
+                        do {
                             let plane = plane.baseAddress.unsafelyUnwrapped
                             let divisors = divisors.baseAddress.unsafelyUnwrapped
                             let blocks = blocks.baseAddress.unsafelyUnwrapped
-                            let work = work.baseAddress.unsafelyUnwrapped
                             for by in 0..<v {
                                 let imageBlockRow = mcuRow &* v &+ by
                                 let rowBlocks = blocks + ((storeRow &* v &+ by) &* blocksPerRow) &* 64
                                 for bx in 0..<blocksPerRow {
                                     let out = rowBlocks + bx &* 64
                                     if imageBlockRow < component.heightInBlocks && bx < component.widthInBlocks {
+                                        // The block's 8 × 8 samples lie inside the plane (bx < padded blocks, by < v).
                                         let source = plane + ((by &* 8) &* planeWidth &+ bx &* 8)
-                                        for i in 0..<8 {
-                                            let line = source + i &* planeWidth
-                                            for j in 0..<8 { work[i &* 8 &+ j] = Int32(line[j]) &- 128 }
-                                        }
-                                        ForwardDCT.transform(work)
-                                        ForwardDCT.quantize(work, divisors: divisors, into: out)
+                                        ForwardDCT.transformBlock(source, stride: planeWidth, divisors: divisors, into: out)
                                     } else {
                                         // jccoefct.c dummy blocks: zero AC, DC of the block to the left
                                         // (right edge) or of the MCU's last block one row up (bottom).
@@ -195,7 +212,7 @@ extension JPEG {
             (row + from).update(repeating: row[from &- 1], count: to &- from)
         }
 
-        /// RGBA8 or RGBA16 (high byte) to RGB, compositing or ignoring alpha.
+        /// RGBA8 or RGBA16 (high byte) to opaque RGBA8, compositing or ignoring alpha.
         private static func flatten(_ pixels: UnsafeRawBufferPointer, format: PixelFormat, count: Int,
                                     alpha: EncodingOptions.AlphaHandling, into rgb: UnsafeMutablePointer<UInt8>) {
             let stride = format.bytesPerPixel
@@ -219,9 +236,10 @@ extension JPEG {
                     g = (g &* a &+ background.1 &* inverse &+ 127) / 255
                     b = (b &* a &+ background.2 &* inverse &+ 127) / 255
                 }
-                rgb[x &* 3] = UInt8(truncatingIfNeeded: r)
-                rgb[x &* 3 &+ 1] = UInt8(truncatingIfNeeded: g)
-                rgb[x &* 3 &+ 2] = UInt8(truncatingIfNeeded: b)
+                rgb[x &* 4] = UInt8(truncatingIfNeeded: r)
+                rgb[x &* 4 &+ 1] = UInt8(truncatingIfNeeded: g)
+                rgb[x &* 4 &+ 2] = UInt8(truncatingIfNeeded: b)
+                rgb[x &* 4 &+ 3] = 255
             }
         }
     }

@@ -12,6 +12,8 @@ extension JPEG {
         mutating func restart(_ index: Int)
         /// Pads the scan's last byte with one bits; no-op when counting.
         mutating func finishScan()
+        /// Codes `symbol`, then appends the low `count` bits of `bits`.
+        mutating func emit(_ symbol: Int, table: Int, bits: UInt32, count: Int)
     }
 
     /// Counts symbols per table.
@@ -21,6 +23,8 @@ extension JPEG {
         @inline(__always)
         mutating func emit(_ symbol: Int, table: Int) { counts[table][symbol] &+= 1 }
         @inline(__always)
+        mutating func emit(_ symbol: Int, table: Int, bits: UInt32, count: Int) { counts[table][symbol] &+= 1 }
+        @inline(__always)
         mutating func emitBits(_ bits: UInt32, _ count: Int) {}
         mutating func restart(_ index: Int) {}
         mutating func finishScan() {}
@@ -29,22 +33,32 @@ extension JPEG {
     /// Writes symbols with the tables given.
     struct HuffmanWriter: EntropySink, Sendable {
         var writer: BitWriter
-        /// Per table slot (as ``EntropySink/emit(_:table:)``), code and length by symbol.
-        private var codes: [[UInt32]] = Array(repeating: [UInt32](repeating: 0, count: 256), count: 4)
-        private var lengths: [[UInt8]] = Array(repeating: [UInt8](repeating: 0, count: 256), count: 4)
+        /// By table slot (as ``EntropySink/emit(_:table:)``) × 256 + symbol:
+        /// the code in the low 16 bits, its length above.
+        private var packed = [UInt32](repeating: 0, count: 4 * 256)
 
         init(writer: BitWriter) {
             self.writer = writer
         }
 
         mutating func setTable(_ table: HuffmanCodeTable, slot: Int) {
-            codes[slot] = table.codes
-            lengths[slot] = table.lengths
+            for symbol in 0..<256 {
+                packed[slot &* 256 &+ symbol] = table.codes[symbol] | UInt32(table.lengths[symbol]) << 16
+            }
         }
 
         @inline(__always)
         mutating func emit(_ symbol: Int, table: Int) {
-            writer.write(codes[table][symbol], Int(lengths[table][symbol]))
+            let entry = packed[table &<< 8 | symbol]
+            writer.write(entry & 0xFFFF, Int(entry &>> 16))
+        }
+
+        @inline(__always)
+        mutating func emit(_ symbol: Int, table: Int, bits: UInt32, count: Int) {
+            let entry = packed[table &<< 8 | symbol]
+            // A code of at most 16 bits and at most 15 extra bits: under 32 together.
+            let extra = bits & ((1 &<< UInt32(count)) &- 1)
+            writer.write((entry & 0xFFFF) &<< UInt32(count) | extra, Int(entry &>> 16) &+ count)
         }
 
         @inline(__always)

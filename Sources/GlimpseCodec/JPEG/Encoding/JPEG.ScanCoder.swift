@@ -114,7 +114,7 @@ extension JPEG {
             let sequential = scan.spectralStart == 0 && scan.spectralEnd == 63
             if sequential {
                 encodeDC(Int32(block[0]), slot: slot, table: table)
-                encodeACFirst(block, table: table, sequential: true)
+                encodeSequentialAC(block, table: table)
             } else if scan.spectralStart == 0 {
                 if scan.approximationHigh == 0 {
                     encodeDC(Int32(block[0]) &>> Int32(scan.approximationLow), slot: slot, table: table)
@@ -135,9 +135,44 @@ extension JPEG {
             lastDC[slot] = value
             let magnitude = diff < 0 ? 0 &- diff : diff
             let size = Self.bitLength(magnitude)
-            sink.emit(size, table: table)
-            if size > 0 {
-                sink.emitBits(UInt32(bitPattern: diff < 0 ? diff &- 1 : diff), size)
+            sink.emit(size, table: table, bits: UInt32(bitPattern: diff < 0 ? diff &- 1 : diff), count: size)
+        }
+
+        /// A sequential block's AC coefficients (§F.1.2.2): the non-zero ones
+        /// found through a bit mask in zig-zag order, so zero runs cost no
+        /// branches; ZRL for runs over 15, EOB after the last non-zero.
+        @inline(__always)
+        private mutating func encodeSequentialAC(_ block: UnsafePointer<Int16>, table: Int) {
+            let acTable = 2 &+ table
+            withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { zigZag in
+                let values = zigZag.baseAddress.unsafelyUnwrapped
+                var mask: UInt64 = 0
+                JPEG.naturalOrder.withUnsafeBufferPointer { order in
+                    // naturalOrder has 80 entries, all < 64.
+                    let order = order.baseAddress.unsafelyUnwrapped
+                    for k in 1..<64 {
+                        let value = block[order[k]]
+                        values[k] = value
+                        mask |= UInt64(value != 0 ? 1 : 0) &<< UInt64(k)
+                    }
+                }
+                var last = 0
+                while mask != 0 {
+                    let k = mask.trailingZeroBitCount
+                    mask &= mask &- 1
+                    var run = k &- last &- 1
+                    last = k
+                    while run > 15 {
+                        sink.emit(0xF0, table: acTable)
+                        run &-= 16
+                    }
+                    let value = Int32(values[k])
+                    let magnitude = value < 0 ? 0 &- value : value
+                    let size = Self.bitLength(magnitude)
+                    sink.emit((run &<< 4) &+ size, table: acTable, bits: UInt32(bitPattern: value < 0 ? value &- 1 : value),
+                              count: size)
+                }
+                if last != 63 { sink.emit(0, table: acTable) }
             }
         }
 

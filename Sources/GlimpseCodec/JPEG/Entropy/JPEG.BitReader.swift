@@ -19,6 +19,12 @@ extension JPEG {
         var hitEnd = false
         /// Zeros were supplied because the file ended.
         var paddedAtEOF = false
+        /// Zero bits appended after the last byte of data (at a marker or the end
+        /// of the input); `count < padded` means some were consumed, which is
+        /// libjpeg's "insufficient data" (JWRN_HIT_MARKER).
+        var padded = 0
+        /// A code in no Huffman table was read (and decoded as symbol 0, as libjpeg does).
+        var badCode = false
 
         init(position: Int) { self.position = position }
 
@@ -59,11 +65,13 @@ extension JPEG {
             while count <= 56 {
                 if atMarker {
                     count &+= 8
+                    padded &+= 8
                     continue
                 }
                 guard position < end else {
                     if final { paddedAtEOF = true } else { hitEnd = true }
                     count &+= 8
+                    padded &+= 8
                     continue
                 }
                 var byte = bytes[position]
@@ -75,6 +83,7 @@ extension JPEG {
                     guard next < end else {
                         if final { paddedAtEOF = true } else { hitEnd = true }
                         count &+= 8
+                        padded &+= 8
                         continue
                     }
                     if bytes[next] == 0 {
@@ -83,6 +92,7 @@ extension JPEG {
                     } else {
                         atMarker = true
                         count &+= 8
+                        padded &+= 8
                         continue
                     }
                 } else {
@@ -109,55 +119,130 @@ extension JPEG {
         }
 
         /// Finishes decoding a Huffman symbol whose code is longer than the
-        /// lookahead (canonical decoding, T.81 F.2.2.3); -1 for a code not in
-        /// the table. Needs at least 16 bits in the buffer.
+        /// lookahead (canonical decoding, T.81 F.2.2.3). Needs at least 17 bits in
+        /// the buffer. A code in no table consumes 17 bits and reads as symbol 0,
+        /// as in libjpeg's `jpeg_huff_decode` (which reaches its sentinel length
+        /// 17 and fakes a zero); ``badCode`` records it.
         mutating func decodeSlow(_ table: UnsafePointer<Int32>) -> Int {
             for length in 10...16 {
                 let code = Int(truncatingIfNeeded: buffer >> UInt64(64 - length))
                 if code <= Int(table[HuffmanTables.maxcodeOffset + length]) {
                     consume(length)
                     let index = code + Int(table[HuffmanTables.valoffsetOffset + length])
-                    guard index >= 0, index < 256 else { return -1 }
+                    guard index >= 0, index < 256 else {
+                        badCode = true
+                        return 0
+                    }
                     return Int(table[HuffmanTables.valuesOffset + index])
                 }
             }
-            consume(16)
-            return -1
+            consume(17)
+            badCode = true
+            return 0
         }
 
-        /// Drops the buffered bits and moves past the next marker if it is a
-        /// restart marker (T.81 §F.1.2.3, §B.2.1). Returns `false` when the input
-        /// runs out before a marker (more may come).
-        mutating func restart(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool) -> Bool {
+        /// What ``restart(_:final:expected:)`` met on its way to the restart marker.
+        struct RestartOutcome {
+            /// Bytes skipped before the marker(s), as libjpeg's `next_marker` counts them.
+            var skipped = 0
+            /// The marker found instead of the expected RSTn (libjpeg resynchronised).
+            var resync: UInt8?
+        }
+
+        /// Drops the buffered bits and reads the restart marker `RST(expected)`
+        /// as libjpeg's `read_restart_marker` does (T.81 §F.1.2.3, §B.2.1): the
+        /// next marker is found as `next_marker` finds it (skipping other bytes);
+        /// if it is not the expected one, `jpeg_resync_to_restart` decides: an
+        /// invalid marker (below SOF0) or one of the two previous RSTs is skipped
+        /// and the search goes on; one of the next two RSTs or any other valid
+        /// marker is left in place (``atMarker``: the interval reads as zeros);
+        /// any other RST is taken as this one. The end of a complete input is a
+        /// marker left in place (libjpeg's source supplies a fake EOI there).
+        /// Returns `nil` when the input runs out first and more may come.
+        mutating func restart(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool, expected: Int) -> RestartOutcome? {
             buffer = 0
             count = 0
+            padded = 0
             atMarker = false
-            var p = position
-            let end = bytes.count
-            // Skip whatever precedes the marker, as libjpeg's next_marker does.
+            var outcome = RestartOutcome()
+            guard var marker = Self.nextMarker(bytes, from: position) else { return endOfInput(bytes, final: final, outcome) }
+            outcome.skipped += marker.skipped
+            if marker.code == Marker.rst0 &+ UInt8(expected & 7) {
+                position = marker.codeIndex + 1
+                return outcome
+            }
+            outcome.resync = marker.code
             while true {
-                while p < end && bytes[p] != 0xFF { p += 1 }
+                let code = Int(marker.code)
+                let action: Int
+                if code < Int(Marker.sof0) {
+                    action = 2
+                } else if !Marker.isRestart(marker.code) {
+                    action = 3
+                } else {
+                    let n = code - Int(Marker.rst0)
+                    if n == (expected + 1) & 7 || n == (expected + 2) & 7 {
+                        action = 3
+                    } else if n == (expected - 1) & 7 || n == (expected - 2) & 7 {
+                        action = 2
+                    } else {
+                        action = 1
+                    }
+                }
+                switch action {
+                case 1:
+                    position = marker.codeIndex + 1
+                    return outcome
+                case 2:
+                    guard let next = Self.nextMarker(bytes, from: marker.codeIndex + 1) else {
+                        return endOfInput(bytes, final: final, outcome)
+                    }
+                    outcome.skipped += next.skipped
+                    marker = next
+                default:
+                    position = marker.fill
+                    atMarker = true
+                    return outcome
+                }
+            }
+        }
+
+        /// The input ended while looking for a marker: wait for more, or treat the
+        /// end of a complete input as a marker left in place.
+        private mutating func endOfInput(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool,
+                                         _ outcome: RestartOutcome) -> RestartOutcome? {
+            guard final else {
+                hitEnd = true
+                return nil
+            }
+            position = bytes.count
+            paddedAtEOF = true
+            atMarker = true
+            var outcome = outcome
+            outcome.resync = Marker.eoi
+            return outcome
+        }
+
+        /// The next marker from `start` as libjpeg's `next_marker` finds it: bytes
+        /// before `0xFF` and `FF 00` pairs are skipped (and counted), fill `0xFF`s
+        /// are not. `fill` is the first `0xFF` before the code; `nil` when the
+        /// input ends first.
+        static func nextMarker(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int)
+            -> (code: UInt8, fill: Int, codeIndex: Int, skipped: Int)? {
+            var p = start
+            var skipped = 0
+            let end = bytes.count
+            while true {
+                while p < end && bytes[p] != 0xFF { p += 1; skipped += 1 }
                 var q = p
                 while q < end && bytes[q] == 0xFF { q += 1 }
-                guard q < end else {
-                    if final {
-                        position = end
-                        paddedAtEOF = true
-                        atMarker = true
-                        return true
-                    }
-                    hitEnd = true
-                    return false
+                guard q < end else { return nil }
+                if bytes[q] == 0 {
+                    skipped += 2
+                    p = q + 1
+                    continue
                 }
-                if bytes[q] == 0 { p = q + 1; continue }
-                if Marker.isRestart(bytes[q]) {
-                    position = q + 1
-                } else {
-                    // Another marker: leave it for the marker parser; the rest of the scan reads zeros.
-                    position = p
-                    atMarker = true
-                }
-                return true
+                return (bytes[q], p, q, skipped)
             }
         }
     }

@@ -4,14 +4,19 @@ extension JPEG.Decoder {
     /// is needed.
     mutating func decodeProgressiveScan() throws(ImageDecodingError) -> Bool {
         guard var scan, let layout else { return true }
-        // The scan ends at the first marker other than RSTn.
+        // The scan ends at the first marker other than RSTn (and, with restarts, other than
+        // the invalid codes below SOF0, which libjpeg's resynchronisation skips).
         var p = max(scan.searchPosition, scan.reader.position)
         let count = input.count
         var found = false
+        let skipsInvalid = restartInterval > 0
         while p + 1 < count {
             if input[p] == 0xFF {
                 let next = input[p + 1]
-                if next != 0 && next != 0xFF && !JPEG.Marker.isRestart(next) { found = true; break }
+                if next != 0 && next != 0xFF && !JPEG.Marker.isRestart(next) && !(skipsInvalid && next < JPEG.Marker.sof0) {
+                    found = true
+                    break
+                }
             }
             p += 1
         }
@@ -41,19 +46,24 @@ extension JPEG.Decoder {
                                 scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride, ringRows: c.ringRows,
                                 plane: nil, coefficients: coefficientBase + c.coefficientOffset,
                                 quant: quantBase + sc.index * 64, quant16: nil,
-                                dcTable: tableBase + sc.dcTable * JPEG.HuffmanTables.stride,
-                                acTable: tableBase + (4 + sc.acTable) * JPEG.HuffmanTables.stride)
+                                dcTable: tableBase + (sc.dcTable & 3) * JPEG.HuffmanTables.stride,
+                                acTable: tableBase + (4 + (sc.acTable & 3)) * JPEG.HuffmanTables.stride)
                         }
                         step = Self.decodeProgressive(&scan, bytes: bytes, components: components,
                                                       count: header.components.count, layout: layout,
-                                                      restartInterval: restartInterval)
+                                                      restartInterval: restartInterval,
+                                                      sequential: !(frame?.progressive ?? true))
                     }
                 }
             }
         }
         self.coefficients = coefficients
         if scan.reader.paddedAtEOF { truncated = true }
-        if step == .badCode && !scan.reader.paddedAtEOF { throw .malformed(.jpeg(.huffmanCode)) }
+        if step == .coefficientOverflow { throw .malformed(.jpeg(.dcCoefficientRange)) }
+        var recoveries = scan.recoveries
+        if scan.reader.badCode { recoveries.append(.huffmanCode) }
+        for recovery in recoveries { try recover(recovery) }
+        lastGoodRow = scan.lastGoodRow
         position = scan.reader.position
         self.scan = nil
         phase = .markers
@@ -62,7 +72,7 @@ extension JPEG.Decoder {
 
     static func decodeProgressive(_ scan: inout ScanState, bytes: UnsafeBufferPointer<UInt8>,
                                   components: UnsafeMutablePointer<JPEG.ScanComponent>, count: Int,
-                                  layout: JPEG.Layout, restartInterval: Int) -> JPEG.ScanStep {
+                                  layout: JPEG.Layout, restartInterval: Int, sequential: Bool) -> JPEG.ScanStep {
         let header = scan.header
         let interleaved = count > 1
         let columns = interleaved ? layout.mcusX : components[0].scanBlocksX
@@ -78,17 +88,28 @@ extension JPEG.Decoder {
         return natural.withUnsafeBufferPointer { naturalBuffer -> JPEG.ScanStep in
             // 80 entries: every index below is at most 63 + 16.
             let zigzag = naturalBuffer.baseAddress.unsafelyUnwrapped
+            let refinesDC = header.ss == 0 && header.ah != 0 && !sequential
+            let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
+            scratch.initialize(repeating: 0, count: 64)
+            defer { scratch.deallocate() }
             for row in 0..<rows {
+                // libjpeg's iMCU row: a scan of one component has `v` block rows per iMCU row.
+                let iMCURow = interleaved ? row : row / components[0].v
                 for column in 0..<columns {
+                    // libjpeg notes the row before the MCU's restart processing (jdcoefct.c consume_data).
+                    if !scan.insufficient { scan.lastGoodRow = iMCURow }
                     if restartInterval > 0 {
                         if scan.restartsLeft == 0 {
-                            _ = reader.restart(bytes, final: true)
+                            scan.reader = reader
+                            _ = restart(&scan, &reader, bytes: bytes, final: true)
                             predictors = SIMD4()
                             eobRun = 0
                             scan.restartsLeft = restartInterval
                         }
                         scan.restartsLeft -= 1
                     }
+                    // Out of data, the MCU is left as it is (a DC refinement reads its zero bits anyway).
+                    if scan.insufficient && !refinesDC { continue }
                     for i in 0..<count {
                         let c = components[i]
                         let (h, v) = interleaved ? (c.h, c.v) : (1, 1)
@@ -97,27 +118,36 @@ extension JPEG.Decoder {
                                 let x = column * h + bx, y = row * v + by
                                 // `coefficients` is set for every component of a progressive scan.
                                 let block = c.coefficients.unsafelyUnwrapped + (y * c.blocksPerLine + x) * 64
-                                let ok: Bool
-                                if header.ss == 0 {
+                                if sequential {
+                                    // The whole band into a cleared block, then over the stored one as
+                                    // libjpeg writes it: DC always, AC where a value was decoded.
+                                    var predictor = predictors[i]
+                                    _ = decodeBlock(&reader, bytes: bytes, final: true, dcTable: c.dcTable, acTable: c.acTable,
+                                                    predictor: &predictor, block: scratch, zigzag: zigzag)
+                                    predictors[i] = predictor
+                                    block[0] = scratch[0]
+                                    for k in 1..<64 where scratch[k] != 0 { block[k] = scratch[k] }
+                                    scratch.update(repeating: 0, count: 64)
+                                } else if header.ss == 0 {
                                     if header.ah == 0 {
                                         var predictor = predictors[i]
-                                        ok = decodeDCFirst(&reader, bytes, c.dcTable, header.al, &predictor, block)
+                                        let ok = decodeDCFirst(&reader, bytes, c.dcTable, header.al, &predictor, block)
                                         predictors[i] = predictor
+                                        if !ok { return .coefficientOverflow }
                                     } else {
                                         if reader.bit(bytes) != 0 {
                                             block[0] |= Int16(truncatingIfNeeded: 1 << header.al)
                                         }
-                                        ok = true
                                     }
                                 } else if header.ah == 0 {
-                                    ok = decodeACFirst(&reader, bytes, c.acTable, header, &eobRun, block, zigzag)
+                                    decodeACFirst(&reader, bytes, c.acTable, header, &eobRun, block, zigzag)
                                 } else {
-                                    ok = decodeACRefine(&reader, bytes, c.acTable, header, &eobRun, block, zigzag)
+                                    decodeACRefine(&reader, bytes, c.acTable, header, &eobRun, block, zigzag)
                                 }
-                                if !ok { return .badCode }
                             }
                         }
                     }
+                    if reader.count < reader.padded && !scan.insufficient { markInsufficient(&scan, reader) }
                 }
             }
             return .decoded
@@ -130,9 +160,11 @@ extension JPEG.Decoder {
                               _ block: UnsafeMutablePointer<Int16>) -> Bool {
         if reader.count < 32 { reader.refill(bytes, final: true) }
         let s = symbol(&reader, table)
-        guard s >= 0 else { return false }
         let diff = magnitude(&reader, s)
-        predictor = predictor &+ Int32(truncatingIfNeeded: diff)
+        // libjpeg fails (JERR_BAD_DCT_COEF) rather than let a progressive DC predictor overflow.
+        let sum = Int(predictor) &+ diff
+        guard let next = Int32(exactly: sum) else { return false }
+        predictor = next
         block[0] = Int16(truncatingIfNeeded: Int(predictor) &<< al)
         return true
     }
@@ -141,10 +173,10 @@ extension JPEG.Decoder {
     @inline(__always)
     static func decodeACFirst(_ reader: inout JPEG.BitReader, _ bytes: UnsafeBufferPointer<UInt8>,
                               _ table: UnsafePointer<Int32>, _ header: JPEG.ScanHeader, _ eobRun: inout Int,
-                              _ block: UnsafeMutablePointer<Int16>, _ zigzag: UnsafePointer<Int>) -> Bool {
+                              _ block: UnsafeMutablePointer<Int16>, _ zigzag: UnsafePointer<Int>) {
         if eobRun > 0 {
             eobRun -= 1
-            return true
+            return
         }
         var k = header.ss
         let end = header.se, al = header.al
@@ -152,7 +184,6 @@ extension JPEG.Decoder {
             // Code (≤ 16 bits) plus magnitude or run length (≤ 15 bits) fit one refill.
             if reader.count < 32 { reader.refill(bytes, final: true) }
             let rs = symbol(&reader, table)
-            guard rs >= 0 else { return false }
             let r = rs >> 4, s = rs & 15
             if s != 0 {
                 k += r
@@ -170,7 +201,6 @@ extension JPEG.Decoder {
             }
             k += 1
         }
-        return true
     }
 
     /// Refinement pass over a band of AC coefficients (T.81 §G.1.2.3): one
@@ -178,7 +208,7 @@ extension JPEG.Decoder {
     @inline(__always)
     static func decodeACRefine(_ reader: inout JPEG.BitReader, _ bytes: UnsafeBufferPointer<UInt8>,
                                _ table: UnsafePointer<Int32>, _ header: JPEG.ScanHeader, _ eobRun: inout Int,
-                               _ block: UnsafeMutablePointer<Int16>, _ zigzag: UnsafePointer<Int>) -> Bool {
+                               _ block: UnsafeMutablePointer<Int16>, _ zigzag: UnsafePointer<Int>) {
         let p1 = Int16(truncatingIfNeeded: 1 << header.al)
         let m1 = Int16(truncatingIfNeeded: -1 << header.al)
         let end = header.se
@@ -187,7 +217,6 @@ extension JPEG.Decoder {
             while k <= end {
                 if reader.count < 32 { reader.refill(bytes, final: true) }
                 let rs = symbol(&reader, table)
-                guard rs >= 0 else { return false }
                 var r = rs >> 4
                 let s = rs & 15
                 var value: Int16 = 0
@@ -231,6 +260,5 @@ extension JPEG.Decoder {
             }
             eobRun -= 1
         }
-        return true
     }
 }

@@ -65,8 +65,8 @@ extension JPEG.Decoder {
                                 scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride, ringRows: c.ringRows,
                                 plane: planeBase + c.planeOffset, coefficients: nil, quant: quantBase + sc.index * 64,
                                 quant16: quant16Base + sc.index * 64,
-                                dcTable: tableBase + sc.dcTable * JPEG.HuffmanTables.stride,
-                                acTable: tableBase + (4 + sc.acTable) * JPEG.HuffmanTables.stride)
+                                dcTable: tableBase + (sc.dcTable & 3) * JPEG.HuffmanTables.stride,
+                                acTable: tableBase + (4 + (sc.acTable & 3)) * JPEG.HuffmanTables.stride)
                         }
                         while scan.row < rows {
                             // While input trickles in, wait until about a row's worth has arrived
@@ -82,14 +82,7 @@ extension JPEG.Decoder {
                                                             block: block, workspace: workspace, zigzag: zigzag,
                                                             predictors: predictors)
                             if step == .decoded && scan.reader.hitEnd { step = .needMoreData }
-                            if step == .badCode && scan.reader.paddedAtEOF {
-                                // Zeros past the end of the file made a bad code: the file is truncated.
-                                step = .decoded
-                                scan.row = rows
-                                break
-                            }
                             if step != .decoded {
-                                if step == .badCode && !scan.reader.hitEnd { break }
                                 step = .needMoreData
                                 scan = checkpoint
                                 break
@@ -117,9 +110,12 @@ extension JPEG.Decoder {
         rowsRendered = rendered
         planeRowsDone = rowsDone
         if scan.reader.paddedAtEOF { truncated = true }
+        let recoveries = scan.recoveries
+        scan.recoveries = []
         self.scan = scan
+        for recovery in recoveries { try recover(recovery) }
         switch step {
-        case .badCode:
+        case .badCode, .coefficientOverflow:
             throw .malformed(.jpeg(.huffmanCode))
         case .needMoreData:
             return false
@@ -178,11 +174,29 @@ extension JPEG.Decoder {
         for column in 0..<columns {
             if restartInterval > 0 {
                 if scan.restartsLeft == 0 {
-                    guard reader.restart(bytes, final: final) else { return .needMoreData }
+                    guard restart(&scan, &reader, bytes: bytes, final: final) else { return .needMoreData }
                     predictors.update(repeating: 0, count: 4)
                     scan.restartsLeft = restartInterval
                 }
                 scan.restartsLeft -= 1
+            }
+            if scan.insufficient {
+                // libjpeg leaves the MCU's coefficients zero once its data ran out: every
+                // block is flat mid-grey and the predictors stay as they are.
+                for i in 0..<count {
+                    let c = components[i]
+                    let (h, v) = interleaved ? (c.h, c.v) : (1, 1)
+                    let size = c.blockSize
+                    let value = JPEG.IDCT.dcOnlyValue(0, c.quant[0], size: size)
+                    for by in 0..<v {
+                        for bx in 0..<h {
+                            let x = (column * h + bx) * size
+                            let y = rowBase[i] &+ by &* size
+                            JPEG.IDCT.fill(size: size, value, c.plane.unsafelyUnwrapped + y * c.planeStride + x, c.planeStride)
+                        }
+                    }
+                }
+                continue
             }
             for i in 0..<count {
                 let c = components[i]
@@ -194,13 +208,12 @@ extension JPEG.Decoder {
                         let nonZeroAC = decodeBlock(&reader, bytes: bytes, final: final, dcTable: c.dcTable,
                                                     acTable: c.acTable, predictor: &predictor, block: block, zigzag: zigzag)
                         predictors[i] = predictor
-                        guard nonZeroAC >= 0 else { return .badCode }
                         // `plane` is set for every component of a sequential scan.
                         let x = (column * h + bx) * size
                         let y = rowBase[i] &+ by &* size
                         let out = c.plane.unsafelyUnwrapped + y * c.planeStride + x
                         if nonZeroAC == 0 {
-                            JPEG.IDCT.fill(size: size, JPEG.IDCT.dcOnlyValue(Int32(block[0]), c.quant[0]), out, c.planeStride)
+                            JPEG.IDCT.fill(size: size, JPEG.IDCT.dcOnlyValue(Int32(block[0]), c.quant[0], size: size), out, c.planeStride)
                             block[0] = 0
                         } else {
                             if size == 8 {
@@ -215,12 +228,20 @@ extension JPEG.Decoder {
                     }
                 }
             }
+            // Zero bits past the end of the data were consumed: libjpeg finishes this MCU
+            // with them and leaves the following ones zero (jdhuff.c `insufficient_data`).
+            if reader.count < reader.padded { markInsufficient(&scan, reader) }
+        }
+        // In the row's list, where any chunking puts it (a row is decoded whole or not at all).
+        if reader.badCode {
+            scan.recoveries.append(.huffmanCode)
+            reader.badCode = false
         }
         return .decoded
     }
 
     /// Decodes one block's coefficients into `block` (zero on entry). Returns
-    /// 1 when AC symbols were coded (coefficients or zero runs), 0 for a DC-only block, -1 for a bad code.
+    /// 1 when AC symbols were coded (coefficients or zero runs), 0 for a DC-only block.
     ///
     /// A code is at most 16 bits and its magnitude at most 15, so one refill to
     /// 57+ bits covers a whole symbol: the buffer is checked once per coefficient.
@@ -237,7 +258,6 @@ extension JPEG.Decoder {
             diff = fastDC &>> 16
         } else {
             let s = symbol(&reader, dcTable)
-            guard s >= 0 else { return -1 }
             diff = magnitude(&reader, s)
         }
         // libjpeg lets the predictor wrap rather than fail on hostile input.
@@ -258,7 +278,6 @@ extension JPEG.Decoder {
                 continue
             }
             let rs = symbol(&reader, acTable)
-            guard rs >= 0 else { return -1 }
             let r = rs &>> 4, size = rs & 15
             if size != 0 {
                 k &+= r
@@ -275,7 +294,7 @@ extension JPEG.Decoder {
         return k > 1 ? 1 : 0
     }
 
-    /// One Huffman symbol from a buffer holding at least 16 bits; -1 for a bad code.
+    /// One Huffman symbol from a buffer holding at least 17 bits (a bad code reads as 0; see `BitReader.decodeSlow`).
     @inline(__always)
     static func symbol(_ reader: inout JPEG.BitReader, _ table: UnsafePointer<Int32>) -> Int {
         let entry = Int(table[Int(truncatingIfNeeded: reader.buffer &>> 55)])
@@ -303,5 +322,32 @@ extension JPEG.Decoder {
         let value = Int(truncatingIfNeeded: reader.buffer &>> UInt64(64 &- size))
         reader.consume(size)
         return value < (1 &<< (size &- 1)) ? value &- (1 &<< size) &+ 1 : value
+    }
+}
+
+extension JPEG.Decoder {
+    /// Records that the entropy decoder consumed zero bits past its data (once per
+    /// run of starved MCUs, as libjpeg warns once).
+    static func markInsufficient(_ scan: inout ScanState, _ reader: JPEG.BitReader) {
+        scan.insufficient = true
+        // Zeros past the end of a complete input are the premature end, reported once by `finish`.
+        if !reader.paddedAtEOF { scan.recoveries.append(.entropyDataEnded) }
+    }
+
+    /// libjpeg's `process_restart`: reads the restart marker (resynchronising if
+    /// it is not the expected one), and clears the out-of-data state unless a
+    /// marker was left in place. Returns `false` when more input is needed.
+    static func restart(_ scan: inout ScanState, _ reader: inout JPEG.BitReader,
+                        bytes: UnsafeBufferPointer<UInt8>, final: Bool) -> Bool {
+        guard let outcome = reader.restart(bytes, final: final, expected: scan.nextRestart) else { return false }
+        if let found = outcome.resync, !reader.paddedAtEOF {
+            if outcome.skipped > 0 { scan.recoveries.append(.extraneousBytes(count: outcome.skipped, marker: found)) }
+            scan.recoveries.append(.restartMarker(found: found, expected: scan.nextRestart))
+        } else if outcome.skipped > 0 {
+            scan.recoveries.append(.extraneousBytes(count: outcome.skipped, marker: JPEG.Marker.rst0 &+ UInt8(scan.nextRestart)))
+        }
+        scan.nextRestart = (scan.nextRestart + 1) & 7
+        if !reader.atMarker { scan.insufficient = false }
+        return true
     }
 }

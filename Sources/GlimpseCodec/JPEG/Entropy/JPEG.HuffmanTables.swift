@@ -22,10 +22,15 @@ extension JPEG {
 
         var storage: [Int32]
         var defined: [Bool]
+        /// Why a slot's table cannot be used, if it cannot. libjpeg checks the code
+        /// space and the DC symbols when a scan first uses a table
+        /// (`jpeg_make_d_derived_tbl`), so a broken table that no scan uses is no error.
+        var defects: [JPEG.Defect?]
 
         init() {
             storage = [Int32](repeating: 0, count: 8 * Self.stride)
             defined = [Bool](repeating: false, count: 8)
+            defects = [JPEG.Defect?](repeating: nil, count: 8)
             // libjpeg supplies the example tables of T.81 §K.3 when slots 0 and 1
             // are used without a DHT (Motion-JPEG files omit them).
             try? define(slot: 0, counts: Self.dcLuminanceCounts, values: Self.dcValues)
@@ -40,8 +45,13 @@ extension JPEG {
             let base = slot * Self.stride
             let total = counts.reduce(0, +)
             guard total <= 256, total == values.count else { throw .malformed(.jpeg(.huffmanTable)) }
-            if isDC, values.contains(where: { $0 > 15 }) { throw .malformed(.jpeg(.huffmanDCSymbol)) }
+            defined[slot] = true
+            defects[slot] = nil
             for i in 0..<Self.stride { storage[base + i] = 0 }
+            if isDC, values.contains(where: { $0 > 15 }) {
+                defects[slot] = .huffmanDCSymbol
+                return
+            }
             var code = 0
             var index = 0
             for length in 1...16 {
@@ -49,7 +59,10 @@ extension JPEG {
                 // No code may be all ones (T.81 §C), which libjpeg checks after
                 // assigning a length's codes. Checked before, so that a table
                 // overflowing its code space never fills lookup entries past the end.
-                guard code &+ n < (1 << length) else { throw .malformed(.jpeg(.huffmanTable)) }
+                guard code &+ n < (1 << length) else {
+                    defects[slot] = .huffmanTable
+                    return
+                }
                 if n > 0 {
                     storage[base + Self.valoffsetOffset + length] = Int32(index - code)
                     for _ in 0..<n {
@@ -95,7 +108,6 @@ extension JPEG {
             }
             storage[base + Self.maxcodeOffset + 17] = Int32.max
             for i in 0..<values.count { storage[base + Self.valuesOffset + i] = Int32(values[i]) }
-            defined[slot] = true
         }
 
         // T.81 §K.3 example tables.

@@ -28,5 +28,7 @@ extension JPEG {
         case needMoreData
         /// A code that is not in its Huffman table.
         case badCode
+        /// A progressive DC predictor left the 32-bit range (libjpeg's JERR_BAD_DCT_COEF).
+        case coefficientOverflow
     }
 }

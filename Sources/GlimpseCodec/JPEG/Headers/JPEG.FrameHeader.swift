@@ -39,14 +39,15 @@ extension JPEG {
                 if count == 0 { throw .malformed(.jpeg(.noComponents)) }
                 throw .unsupported(.jpegComponentCount(count))
             }
-            guard b.count >= 6 + 3 * count else { throw .malformed(.jpeg(.segmentTooShort(marker: marker))) }
+            // libjpeg's get_sof wants exactly three bytes per component.
+            guard b.count == 6 + 3 * count else { throw .malformed(.jpeg(.segmentTooShort(marker: marker))) }
             var components: [Component] = []
             for i in 0..<count {
                 let base = 6 + 3 * i
                 let h = Int(b[base + 1] >> 4), v = Int(b[base + 1] & 15)
                 guard (1...4).contains(h), (1...4).contains(v) else { throw .malformed(.jpeg(.samplingFactors(horizontal: h, vertical: v))) }
+                // The table is checked when a scan first uses the component (libjpeg's latch_quant_tables).
                 let tq = Int(b[base + 2])
-                guard tq < 4 else { throw .malformed(.jpeg(.componentQuantizationTable(tq))) }
                 components.append(Component(id: b[base], h: h, v: v, quantTable: tq))
             }
             self.components = components
@@ -70,12 +71,16 @@ extension JPEG {
         var se: Int
         var ah: Int
         var al: Int
+        /// A sequential scan whose Ss, Se, Ah, Al are not 0, 63, 0, 0 (libjpeg warns,
+        /// JWRN_NOT_SEQUENTIAL, and decodes the whole band anyway).
+        var nonSequentialParameters = false
 
         init(parsing body: ArraySlice<UInt8>, frame: FrameHeader) throws(ImageDecodingError) {
             let b = Array(body)
             guard let first = b.first else { throw .malformed(.jpeg(.segmentTooShort(marker: Marker.sos))) }
             let count = Int(first)
-            guard (1...4).contains(count), b.count >= 1 + 2 * count + 3 else { throw .malformed(.jpeg(.scanHeader)) }
+            // libjpeg's get_sos wants the length to be exactly what the count implies.
+            guard (1...4).contains(count), b.count == 1 + 2 * count + 3 else { throw .malformed(.jpeg(.scanHeader)) }
             var components: [Component] = []
             for i in 0..<count {
                 let id = b[1 + 2 * i], tables = b[2 + 2 * i]
@@ -83,8 +88,9 @@ extension JPEG {
                     throw .malformed(.jpeg(.scanComponent(id: id)))
                 }
                 guard !components.contains(where: { $0.index == index }) else { throw .malformed(.jpeg(.repeatedScanComponent)) }
+                // Checked where the scan uses a table (libjpeg's `jpeg_make_d_derived_tbl`): an AC
+                // scan of a progressive frame may name any DC table, even one above 3.
                 let td = Int(tables >> 4), ta = Int(tables & 15)
-                guard td < 4, ta < 4 else { throw .malformed(.jpeg(.huffmanTableSelector)) }
                 components.append(Component(index: index, dcTable: td, acTable: ta))
             }
             self.components = components
@@ -107,6 +113,7 @@ extension JPEG {
                 if bad { throw .malformed(.jpeg(.progressionParameters(ss: ss, se: se, ah: ah, al: al))) }
             } else {
                 // Sequential scans always carry the whole band.
+                nonSequentialParameters = ss != 0 || se != 63 || ah != 0 || al != 0
                 ss = 0; se = 63; ah = 0; al = 0
             }
         }

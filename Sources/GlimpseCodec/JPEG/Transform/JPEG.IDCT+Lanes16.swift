@@ -101,6 +101,18 @@ extension JPEG.IDCT {
             b.loadUnaligned(fromByteOffset: r &* 16, as: Row16.self) &* q.loadUnaligned(fromByteOffset: r &* 16, as: Row16.self)
         }
         let r0 = row(0), r1 = row(1), r2 = row(2), r3 = row(3), r4 = row(4), r5 = row(5), r6 = row(6), r7 = row(7)
+        // With every dequantised value within ±1024 no first-pass result leaves 16 bits (the
+        // largest row sum of the pass's constants is 61214 / 2^11 ≈ 30 per unit), so wrapping
+        // there equals libjpeg-turbo's saturation. Beyond that (only hostile data gets there)
+        // the exact path runs. One test: every lane of every row, biased, below 2^11.
+        let bias = Row16(repeating: 1024)
+        let spread = ((r0 &+ bias) | (r1 &+ bias) | (r2 &+ bias) | (r3 &+ bias)
+                      | (r4 &+ bias) | (r5 &+ bias) | (r6 &+ bias) | (r7 &+ bias)) & Row16(repeating: ~2047)
+        let outside = unsafeBitCast(spread, to: SIMD2<UInt64>.self)
+        if outside[0] | outside[1] != 0 {
+            exact8x8(block, r0, r1, r2, r3, r4, r5, r6, r7, out, stride)
+            return
+        }
         // Most blocks of a photo (nearly all chroma blocks) have no coefficient outside the
         // top-left 4x4 quadrant: then rows 4…7 are zero, and so are the first pass's columns
         // 4…7 ((0 + 2^10) >> 11 = 0), and both passes run with four zero inputs.
@@ -131,6 +143,33 @@ extension JPEG.IDCT {
         let t = transpose((narrow16(m.0), narrow16(m.1), narrow16(m.2), narrow16(m.3),
                            narrow16(m.4), narrow16(m.5), narrow16(m.6), narrow16(m.7)))
         // The +128 level shift rides on the rounding constant: ⌊(v + 128·2^18) / 2^18⌋ = ⌊v / 2^18⌋ + 128.
+        let o = pass16(t.0, t.1, t.2, t.3, t.4, t.5, t.6, t.7,
+                       round: (1 << (shift2 - 1)) + (128 << shift2), shift: Int32(shift2))
+        storeColumns(o, out, stride)
+    }
+
+    /// The full transform for coefficients too large for ``islow8x8(_:_:_:_:)``'s shortcut,
+    /// as libjpeg-turbo's SIMD code computes it: when rows 1…7 of the (raw) coefficients are
+    /// zero its first pass is a 16-bit shift of row 0, which wraps; otherwise the first pass
+    /// saturates to 16 bits (`packssdw`).
+    @inline(never)
+    static func exact8x8(_ block: UnsafePointer<Int16>, _ r0: Row16, _ r1: Row16, _ r2: Row16, _ r3: Row16,
+                         _ r4: Row16, _ r5: Row16, _ r6: Row16, _ r7: Row16,
+                         _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        var rowsBelowZero = true
+        for k in 8..<64 where block[k] != 0 { rowsBelowZero = false }
+        @inline(__always) func saturate(_ v: Wide) -> Row16 {
+            var r = Row16()
+            for i in 0..<8 { r[i] = Int16(truncatingIfNeeded: min(max(v[i], -32768), 32767)) }
+            return r
+        }
+        let shift2 = constBits + pass1Bits + 3
+        let m = pass16(r0, r1, r2, r3, r4, r5, r6, r7,
+                       round: 1 << (constBits - pass1Bits - 1), shift: Int32(constBits - pass1Bits))
+        let n = rowsBelowZero
+            ? (narrow16(m.0), narrow16(m.1), narrow16(m.2), narrow16(m.3), narrow16(m.4), narrow16(m.5), narrow16(m.6), narrow16(m.7))
+            : (saturate(m.0), saturate(m.1), saturate(m.2), saturate(m.3), saturate(m.4), saturate(m.5), saturate(m.6), saturate(m.7))
+        let t = transpose(n)
         let o = pass16(t.0, t.1, t.2, t.3, t.4, t.5, t.6, t.7,
                        round: (1 << (shift2 - 1)) + (128 << shift2), shift: Int32(shift2))
         storeColumns(o, out, stride)

@@ -136,7 +136,7 @@ extension JPEG.IDCT {
         let high = raw.loadUnaligned(fromByteOffset: 64, as: SIMD32<Int16>.self)
         low[0] = 0
         if low == SIMD32<Int16>() && high == SIMD32<Int16>() {
-            fill(size: size, dcOnlyValue(Int32(block[0]), quant[0]), out, stride)
+            fill(size: size, dcOnlyValue(Int32(block[0]), quant[0], size: size), out, stride)
         } else if size == 8 {
             islow8x8(block, quant16, out, stride)
         } else {

@@ -31,8 +31,17 @@ extension JPEG {
 
         /// The sample of a block whose only non-zero coefficient is DC, at any scale.
         @inline(__always)
-        static func dcOnlyValue(_ coefficient: Int32, _ quant: Int32) -> UInt8 {
-            // Same steps as the full transform: the first pass keeps 32 bits.
+        static func dcOnlyValue(_ coefficient: Int32, _ quant: Int32, size: Int) -> UInt8 {
+            if size == 8 {
+                // libjpeg-turbo's SIMD islow (jidctint-sse2/-avx2) takes its "AC rows all zero"
+                // shortcut: 16-bit dequantisation and shift (`pmullw`, `psllw`, which wrap),
+                // then the second pass saturates to bytes. The same as below for any DC an
+                // encoder writes; different (and so kept) for hostile ones.
+                let first = Int16(truncatingIfNeeded: coefficient &* quant) &<< 2
+                let value = (Int(first) &+ 16) &>> 5
+                return UInt8(truncatingIfNeeded: min(max(value, -128), 127) &+ 128)
+            }
+            // Same steps as the reduced transforms: the first pass keeps 32 bits.
             let dc = Int((coefficient &* quant) &<< Int32(pass1Bits))
             return rangeLimit((dc &+ 16) &>> 5)
         }

@@ -11,7 +11,7 @@ extension WebP {
     /// The reader borrows `base` for the duration of one `withUnsafeBytes` scope
     /// and never outlives it.
     struct LosslessBitReader {
-        private let base: UnsafePointer<UInt8>?
+        private let base: UnsafePointer<UInt8>
         private let count: Int
         /// Next byte of `base` to load into the window.
         private var position: Int = 0
@@ -19,13 +19,14 @@ extension WebP {
         private(set) var window: UInt64 = 0
         /// Valid bits in `window` (real data or the zero tail).
         private(set) var bitCount: Int = 0
-        /// Bits loaded into the window so far, zero tail included.
-        private var loadedBits: Int = 0
+        /// Zero bits loaded past the end of the data.
+        private var paddingBits: Int = 0
         /// libwebp's limit on consumed bits (`max(64, 8 * count)`).
         private let bitLimit: Int
 
         init(_ bytes: UnsafeRawBufferPointer) {
-            base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            // An empty buffer may have no address; with count 0 the placeholder is never read.
+            base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(bitPattern: 0x10)!
             count = bytes.count
             bitLimit = max(64, bytes.count &* 8)
             refill()
@@ -33,23 +34,23 @@ extension WebP {
 
         /// True when more bits were consumed than the stream holds.
         @inline(__always)
-        var isPastEnd: Bool { loadedBits &- bitCount > bitLimit }
+        var isPastEnd: Bool { consumedBits > bitLimit }
 
         /// Bits consumed so far.
-        var consumedBits: Int { loadedBits &- bitCount }
+        @inline(__always)
+        var consumedBits: Int { position &* 8 &+ paddingBits &- bitCount }
 
         /// Tops the window up to at least 56 bits.
         @inline(__always)
         mutating func refill() {
             guard bitCount < 56 else { return }
-            if let base, position &+ 8 <= count {
+            if position &+ 8 <= count {
                 // Safe: position + 8 <= count, so the 8-byte load stays inside the buffer.
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-                window |= word &<< UInt64(bitCount)
+                window |= word &<< UInt64(truncatingIfNeeded: bitCount)
                 let bytes = (63 &- bitCount) &>> 3
                 position &+= bytes
                 bitCount &+= bytes &* 8
-                loadedBits &+= bytes &* 8
             } else {
                 refillSlowly()
             }
@@ -58,13 +59,14 @@ extension WebP {
         @inline(__always)
         private mutating func refillSlowly() {
             while bitCount <= 56 {
-                if let base, position < count {
-                    window |= UInt64(base[position]) &<< UInt64(bitCount)
+                if position < count {
+                    window |= UInt64(base[position]) &<< UInt64(truncatingIfNeeded: bitCount)
                     position &+= 1
+                } else {
+                    // Beyond the data the window takes zero bits, as libwebp's does.
+                    paddingBits &+= 8
                 }
-                // Beyond the data the window takes zero bits, as libwebp's does.
                 bitCount &+= 8
-                loadedBits &+= 8
             }
         }
 
@@ -72,8 +74,8 @@ extension WebP {
         @inline(__always)
         mutating func read(_ n: Int) -> UInt32 {
             if bitCount < n { refill() }
-            let value = UInt32(truncatingIfNeeded: window & ((1 &<< UInt64(n)) &- 1))
-            window &>>= UInt64(n)
+            let value = UInt32(truncatingIfNeeded: window & ((1 &<< UInt64(truncatingIfNeeded: n)) &- 1))
+            window &>>= UInt64(truncatingIfNeeded: n)
             bitCount &-= n
             return value
         }
@@ -85,7 +87,7 @@ extension WebP {
         /// Drops `n` bits already in the window (callers peeked them).
         @inline(__always)
         mutating func skip(_ n: Int) {
-            window &>>= UInt64(n)
+            window &>>= UInt64(truncatingIfNeeded: n)
             bitCount &-= n
         }
     }

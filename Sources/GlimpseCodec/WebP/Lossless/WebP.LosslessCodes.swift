@@ -22,7 +22,7 @@ extension WebP {
         /// Alphabet sizes of the five codes without the colour cache (RFC 9649 §3.7.2.2).
         static let alphabetSizes = [256 + 24, 256, 256, 256, 40]
 
-        var tables: [UInt32] = []
+        var tables: [UInt16] = []
         var groups: [LosslessCodeGroup] = []
         /// Group index per entropy block, `entropyWidth` blocks a row; empty with one group.
         var entropyImage: [UInt32] = []
@@ -70,7 +70,7 @@ extension WebP {
             let cacheSize = colorCacheBits > 0 ? 1 << colorCacheBits : 0
             codes.groups = [LosslessCodeGroup](repeating: LosslessCodeGroup(), count: groupCount)
             var lengths = [UInt8](repeating: 0, count: alphabetSizes[0] + cacheSize)
-            var scratch: [UInt32] = []
+            var scratch: [UInt16] = []
             try lengths.withUnsafeMutableBufferPointer { (lengths) throws(LosslessDefect) in
                 for declared in mapping.indices {
                     let target = mapping[declared]
@@ -93,7 +93,7 @@ extension WebP {
 
         private static func readGroup(cacheSize: Int, reader: inout LosslessBitReader,
                                       lengths: UnsafeMutableBufferPointer<UInt8>,
-                                      tables: inout [UInt32]) throws(LosslessDefect) -> LosslessCodeGroup {
+                                      tables: inout [UInt16]) throws(LosslessDefect) -> LosslessCodeGroup {
             var group = LosslessCodeGroup()
             var starts = [0, 0, 0, 0, 0]
             for kind in 0..<5 {
@@ -109,7 +109,7 @@ extension WebP {
             // A table whose first root entry has length 0 belongs to a single-symbol code.
             func single(_ start: Int) -> UInt32? {
                 let entry = tables[start]
-                return entry >> 16 == 0 ? entry & 0xffff : nil
+                return entry >> 12 == 0 ? UInt32(entry & 0xfff) : nil
             }
             if let red = single(group.red), let blue = single(group.blue), let alpha = single(group.alpha) {
                 group.hasTrivialLiteral = true

@@ -2,8 +2,8 @@ extension WebP {
     /// Builds and reads the canonical prefix codes of a VP8L stream
     /// (RFC 9649 §3.7.1, §3.7.2) as two-level lookup tables.
     ///
-    /// A table is a run of `UInt32` entries in a shared store: `length << 16 |
-    /// value`. The root has `1 << rootBits` entries indexed by the next
+    /// A table is a run of `UInt16` entries in a shared store: `length << 12 |
+    /// value` (two bytes, so a group's five tables stay small in cache). The root has `1 << rootBits` entries indexed by the next
     /// `rootBits` bits; a root entry whose length exceeds `rootBits` points at a
     /// second-level table (`value` = its offset from the root's start) indexed by
     /// the following `length - rootBits` bits, whose entries hold the full code
@@ -25,7 +25,7 @@ extension WebP {
         /// one symbol; a single symbol of any length; otherwise a complete code
         /// (Kraft sum exactly 1), neither over-subscribed nor incomplete.
         static func build(lengths: UnsafeBufferPointer<UInt8>, rootBits: Int,
-                          into store: inout [UInt32]) throws(LosslessDefect) -> Int {
+                          into store: inout [UInt16]) throws(LosslessDefect) -> Int {
             var count = [Int](repeating: 0, count: maxCodeLength + 1)
             var symbols = 0
             var lastSymbol = 0
@@ -38,7 +38,7 @@ extension WebP {
             let start = store.count
             let rootSize = 1 << rootBits
             if symbols == 1 {
-                store.append(contentsOf: repeatElement(UInt32(lastSymbol), count: rootSize))
+                store.append(contentsOf: repeatElement(UInt16(lastSymbol), count: rootSize))
                 return start
             }
             var kraft = 0
@@ -73,13 +73,16 @@ extension WebP {
             var subStart = [Int](repeating: 0, count: rootSize)
             for slot in 0..<rootSize where subBits[slot] > 0 {
                 subStart[slot] = store.count - start
-                store[start + slot] = UInt32((rootBits + subBits[slot]) << 16 | subStart[slot])
+                // Offsets stay below 4096: libwebp's bound for the largest table (15-bit
+                // codes over 2328 symbols, root 8 bits) is 2704 entries.
+                guard subStart[slot] < 1 << 12 else { throw .invalidPrefixCode }
+                store[start + slot] = UInt16((rootBits + subBits[slot]) << 12 | subStart[slot])
                 store.append(contentsOf: repeatElement(0, count: 1 << subBits[slot]))
             }
             for (symbol, length) in lengths.enumerated() where length != 0 {
                 let len = Int(length)
                 let reversed = codes[symbol]
-                let entry = UInt32(len << 16 | symbol)
+                let entry = UInt16(len << 12 | symbol)
                 if len <= rootBits {
                     var index = reversed
                     while index < rootSize {
@@ -116,19 +119,20 @@ extension WebP {
         /// Decodes one symbol with the table at `table` (root `rootBits`). The
         /// window must hold at least 15 bits (call `refill` first).
         @inline(__always)
-        static func decode(_ table: UnsafePointer<UInt32>, rootBits: Int,
+        static func decode(_ table: UnsafePointer<UInt16>, rootBits: Int,
                            _ reader: inout LosslessBitReader) -> Int {
             let window = reader.window
-            var entry = table[Int(truncatingIfNeeded: window) & ((1 << rootBits) - 1)]
-            var length = Int(entry >> 16)
+            var entry = table[Int(truncatingIfNeeded: window) & ((1 &<< rootBits) &- 1)]
+            var length = Int(truncatingIfNeeded: entry &>> 12)
             if length > rootBits {
-                let sub = Int(truncatingIfNeeded: window >> UInt64(rootBits)) & ((1 << (length - rootBits)) - 1)
+                let sub = Int(truncatingIfNeeded: window &>> UInt64(truncatingIfNeeded: rootBits))
+                    & ((1 &<< (length &- rootBits)) &- 1)
                 // Safe: the builder put a table of 1 << (length - rootBits) entries at this offset.
-                entry = table[Int(entry & 0xffff) + sub]
-                length = Int(entry >> 16)
+                entry = table[Int(truncatingIfNeeded: entry & 0xfff) &+ sub]
+                length = Int(truncatingIfNeeded: entry &>> 12)
             }
             reader.skip(length)
-            return Int(entry & 0xffff)
+            return Int(truncatingIfNeeded: entry & 0xfff)
         }
 
         /// Reads one prefix code over `alphabetSize` symbols (RFC 9649 §3.7.2.1)
@@ -136,7 +140,7 @@ extension WebP {
         /// scratch of at least 256 entries and `alphabetSize`.
         static func read(alphabetSize: Int, reader: inout LosslessBitReader,
                          lengths: UnsafeMutableBufferPointer<UInt8>,
-                         store: inout [UInt32]) throws(LosslessDefect) -> Int {
+                         store: inout [UInt16]) throws(LosslessDefect) -> Int {
             for index in 0..<max(alphabetSize, 256) { lengths[index] = 0 }
             if reader.read(1) == 1 {
                 // Simple code: one or two symbols of length 1. libwebp ignores symbols
@@ -162,7 +166,7 @@ extension WebP {
             for index in 0..<codeCount {
                 codeLengthLengths[codeLengthOrder[index]] = UInt8(reader.read(3))
             }
-            var table: [UInt32] = []
+            var table: [UInt16] = []
             table.reserveCapacity(1 << codeLengthRootBits)
             _ = try codeLengthLengths.withUnsafeBufferPointer { (lengths) throws(LosslessDefect) in
                 try build(lengths: lengths, rootBits: codeLengthRootBits, into: &table)

@@ -111,7 +111,7 @@ extension WebP {
 
         // swiftlint:disable:next function_body_length
         private static func decodePixels(into pixels: UnsafeMutableBufferPointer<UInt32>, width: Int,
-                                         tables: UnsafeBufferPointer<UInt32>,
+                                         tables: UnsafeBufferPointer<UInt16>,
                                          groups: UnsafeBufferPointer<LosslessCodeGroup>,
                                          entropy: UnsafeBufferPointer<UInt32>, codes: LosslessCodes,
                                          cache: UnsafeMutableBufferPointer<UInt32>,
@@ -132,11 +132,12 @@ extension WebP {
             let blockMask = hasEntropyImage ? (1 << entropyBits) - 1 : Int.max
             let rootBits = LosslessPrefixCode.rootBits
 
-            @inline(__always) func groupAt(_ x: Int, _ y: Int) -> LosslessCodeGroup {
-                guard hasEntropyImage else { return groups[0] }
+            guard let firstGroup = groups.baseAddress else { return nil }
+            @inline(__always) func groupAt(_ x: Int, _ y: Int) -> UnsafePointer<LosslessCodeGroup> {
+                guard hasEntropyImage else { return firstGroup }
                 // Safe: x < width and y < height, so the block lies inside the entropy image,
                 // whose values were remapped to indices below groups.count.
-                return groups[Int(entropy[(y >> entropyBits) * entropyWidth + (x >> entropyBits)])]
+                return firstGroup + Int(entropy[(y >> entropyBits) &* entropyWidth &+ (x >> entropyBits)])
             }
             @inline(__always) func insert(_ pixel: UInt32) {
                 // Safe: the hash keeps the top cacheBits bits, below cache.count.
@@ -168,25 +169,10 @@ extension WebP {
                 }
             }
 
-            var green = table
-            var red = table
-            var blue = table
-            var alpha = table
-            var distance = table
-            var isConstant = false
-            var hasTrivialLiteral = false
-            var literalARB: UInt32 = 0
-            @inline(__always) func select(_ group: LosslessCodeGroup) {
-                // Safe: the offsets are tables built into `tables`.
-                green = table + group.green
-                red = table + group.red
-                blue = table + group.blue
-                alpha = table + group.alpha
-                distance = table + group.distance
-                isConstant = group.isConstant
-                hasTrivialLiteral = group.hasTrivialLiteral
-                literalARB = group.literalARB
-            }
+            // The current group, read through one pointer (as libwebp does) to keep
+            // registers for the bit reader.
+            var group = firstGroup
+            @inline(__always) func select(_ next: UnsafePointer<LosslessCodeGroup>) { group = next }
             @inline(__always) func finishRows() {
                 while x >= width { x &-= width; y &+= 1 }
                 fillCache(upTo: index)
@@ -196,25 +182,25 @@ extension WebP {
 
             while index < total {
                 if x & blockMask == 0 { select(groupAt(x, y)) }
-                if isConstant {
-                    out[index] = literalARB
+                if group.pointee.isConstant {
+                    out[index] = group.pointee.literalARB
                     index &+= 1
                     x &+= 1
                     if x == width { finishRows() }
                     continue
                 }
                 bits.refill()
-                let code = LosslessPrefixCode.decode(green, rootBits: rootBits, &bits)
+                let code = LosslessPrefixCode.decode(table + group.pointee.green, rootBits: rootBits, &bits)
                 if code < 256 {
                     let pixel: UInt32
-                    if hasTrivialLiteral {
-                        pixel = literalARB | UInt32(code) << 8
+                    if group.pointee.hasTrivialLiteral {
+                        pixel = group.pointee.literalARB | UInt32(code) << 8
                     } else {
                         // 56 bits after the refill cover green and red (15 each); refill before blue.
-                        let r = LosslessPrefixCode.decode(red, rootBits: rootBits, &bits)
+                        let r = LosslessPrefixCode.decode(table + group.pointee.red, rootBits: rootBits, &bits)
                         bits.refill()
-                        let b = LosslessPrefixCode.decode(blue, rootBits: rootBits, &bits)
-                        let a = LosslessPrefixCode.decode(alpha, rootBits: rootBits, &bits)
+                        let b = LosslessPrefixCode.decode(table + group.pointee.blue, rootBits: rootBits, &bits)
+                        let a = LosslessPrefixCode.decode(table + group.pointee.alpha, rootBits: rootBits, &bits)
                         pixel = UInt32(a) << 24 | UInt32(r) << 16 | UInt32(code) << 8 | UInt32(b)
                     }
                     // Safe: index < total.
@@ -225,7 +211,7 @@ extension WebP {
                 } else if code < 280 {
                     let length = prefixValue(code - 256, &bits)
                     bits.refill()
-                    let distanceSymbol = LosslessPrefixCode.decode(distance, rootBits: rootBits, &bits)
+                    let distanceSymbol = LosslessPrefixCode.decode(table + group.pointee.distance, rootBits: rootBits, &bits)
                     bits.refill()
                     let distanceCode = prefixValue(distanceSymbol, &bits)
                     let offset = planeDistance(distanceCode, width: width)

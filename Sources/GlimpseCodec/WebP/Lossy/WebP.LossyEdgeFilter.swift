@@ -14,11 +14,24 @@ extension WebP {
             var q0 = Lanes(), q1 = Lanes(), q2 = Lanes(), q3 = Lanes()
         }
 
+        // Minimum, maximum and absolute value in shifts and masks only: these
+        // operators compile to vector instructions, while the standard library's
+        // generic pointwiseMin/Max go lane by lane. Lanes hold values far from
+        // the Int16 limits (|v| < 2048), so the differences cannot overflow.
+        @inline(__always) private static func maximum(_ a: Lanes, _ b: Lanes) -> Lanes {
+            let d = b &- a
+            return a &+ (d & ~(d &>> 15))
+        }
+        @inline(__always) private static func minimum(_ a: Lanes, _ b: Lanes) -> Lanes {
+            let d = b &- a
+            return a &+ (d & (d &>> 15))
+        }
         @inline(__always) private static func absoluteDifference(_ a: Lanes, _ b: Lanes) -> Lanes {
-            pointwiseMax(a &- b, b &- a)
+            let d = a &- b, sign = d &>> 15
+            return (d ^ sign) &- sign
         }
         @inline(__always) private static func clamp(_ v: Lanes, _ low: Int16, _ high: Int16) -> Lanes {
-            pointwiseMin(pointwiseMax(v, Lanes(repeating: low)), Lanes(repeating: high))
+            minimum(maximum(v, Lanes(repeating: low)), Lanes(repeating: high))
         }
         @inline(__always) private static func pixel(_ v: Lanes) -> Lanes { clamp(v, 0, 255) }
 
@@ -136,28 +149,74 @@ extension WebP {
             store(e.q1, u + s, v + s); store(e.q2, u + 2 &* s, v + 2 &* s)
         }
 
-        /// Copies the 8 pixels around a vertical edge of 16 rows into `scratch`
-        /// (16 bytes per row) transposed, so that the edge becomes a horizontal
-        /// one at `scratch + 64` with stride 16: rows 0–7 start at `upper`, rows
-        /// 8–15 at `lower` (the next 8 luma rows, or the V plane beside U).
+        /// Eight rows of eight bytes, each row one little-endian `UInt64`.
+        typealias Block = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+
+        /// Transposes an 8×8 byte block held in eight words (rows become
+        /// columns) by exchanging bytes, then byte pairs, then quads between
+        /// rows 1, 2 and 4 apart. It is its own inverse.
         @inline(__always)
-        static func transposeIn(_ upper: UnsafeMutablePointer<UInt8>, _ lower: UnsafeMutablePointer<UInt8>,
-                                stride s: Int, scratch: UnsafeMutablePointer<UInt8>) {
-            for i in 0..<16 {
-                // The 4 pixels left and right of the edge are inside the row (every filtered edge is ≥ 4 pixels in).
-                let r = (i < 8 ? upper + i &* s : lower + (i &- 8) &* s) - 4
-                for k in 0..<8 { scratch[k &* 16 &+ i] = r[k] }
+        static func transpose(_ b: Block) -> Block {
+            var (r0, r1, r2, r3, r4, r5, r6, r7) = b
+            @inline(__always) func exchange(_ a: inout UInt64, _ c: inout UInt64, _ shift: UInt64, _ mask: UInt64) {
+                let t = ((a &>> shift) ^ c) & mask
+                c ^= t
+                a ^= t &<< shift
             }
+            let m1: UInt64 = 0x00ff_00ff_00ff_00ff, m2: UInt64 = 0x0000_ffff_0000_ffff, m4: UInt64 = 0x0000_0000_ffff_ffff
+            exchange(&r0, &r1, 8, m1); exchange(&r2, &r3, 8, m1); exchange(&r4, &r5, 8, m1); exchange(&r6, &r7, 8, m1)
+            exchange(&r0, &r2, 16, m2); exchange(&r1, &r3, 16, m2); exchange(&r4, &r6, 16, m2); exchange(&r5, &r7, 16, m2)
+            exchange(&r0, &r4, 32, m4); exchange(&r1, &r5, 32, m4); exchange(&r2, &r6, 32, m4); exchange(&r3, &r7, 32, m4)
+            return (r0, r1, r2, r3, r4, r5, r6, r7)
         }
 
-        /// Writes the six pixels a filter may change back from `scratch` (see ``transposeIn(_:_:stride:scratch:)``).
         @inline(__always)
-        static func transposeOut(_ upper: UnsafeMutablePointer<UInt8>, _ lower: UnsafeMutablePointer<UInt8>,
-                                 stride s: Int, scratch: UnsafeMutablePointer<UInt8>) {
-            for i in 0..<16 {
-                let r = (i < 8 ? upper + i &* s : lower + (i &- 8) &* s) - 4
-                for k in 1..<7 { r[k] = scratch[k &* 16 &+ i] }
+        private static func loadBlock(_ first: UnsafeMutablePointer<UInt8>, stride s: Int) -> Block {
+            // Each of the 8 rows has 4 readable pixels left of the edge and 4 from it on
+            // (every filtered edge is at least 4 pixels inside the row).
+            @inline(__always) func row(_ i: Int) -> UInt64 { UnsafeRawPointer(first + (i &* s &- 4)).loadUnaligned(as: UInt64.self) }
+            return (row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
+        }
+
+        @inline(__always)
+        private static func storeBlock(_ b: Block, _ first: UnsafeMutablePointer<UInt8>, stride s: Int) {
+            @inline(__always) func row(_ i: Int, _ v: UInt64) {
+                UnsafeMutableRawPointer(first + (i &* s &- 4)).storeBytes(of: v, as: UInt64.self)
             }
+            row(0, b.0); row(1, b.1); row(2, b.2); row(3, b.3); row(4, b.4); row(5, b.5); row(6, b.6); row(7, b.7)
+        }
+
+        @inline(__always)
+        private static func lanes(_ upper: UInt64, _ lower: UInt64) -> Lanes {
+            Lanes(truncatingIfNeeded: unsafeBitCast(SIMD2<UInt64>(upper, lower), to: SIMD16<UInt8>.self))
+        }
+
+        @inline(__always)
+        private static func words(_ lanes: Lanes) -> SIMD2<UInt64> {
+            unsafeBitCast(SIMD16<UInt8>(truncatingIfNeeded: lanes), to: SIMD2<UInt64>.self)
+        }
+
+        /// The pixels across a vertical edge of 16 rows, row `i` in lane `i`:
+        /// rows 0–7 start at `upper`, rows 8–15 at `lower` (the next 8 luma
+        /// rows, or the V plane beside U), `stride` apart.
+        @inline(__always)
+        static func loadVertical(_ upper: UnsafeMutablePointer<UInt8>, _ lower: UnsafeMutablePointer<UInt8>,
+                                 stride s: Int) -> Edge {
+            let a = transpose(loadBlock(upper, stride: s)), b = transpose(loadBlock(lower, stride: s))
+            var e = Edge()
+            e.p3 = lanes(a.0, b.0); e.p2 = lanes(a.1, b.1); e.p1 = lanes(a.2, b.2); e.p0 = lanes(a.3, b.3)
+            e.q0 = lanes(a.4, b.4); e.q1 = lanes(a.5, b.5); e.q2 = lanes(a.6, b.6); e.q3 = lanes(a.7, b.7)
+            return e
+        }
+
+        /// Writes an edge read by ``loadVertical(_:_:stride:)`` back (all eight pixels per row).
+        @inline(__always)
+        static func storeVertical(_ e: Edge, _ upper: UnsafeMutablePointer<UInt8>, _ lower: UnsafeMutablePointer<UInt8>,
+                                  stride s: Int) {
+            let w0 = words(e.p3), w1 = words(e.p2), w2 = words(e.p1), w3 = words(e.p0)
+            let w4 = words(e.q0), w5 = words(e.q1), w6 = words(e.q2), w7 = words(e.q3)
+            storeBlock(transpose((w0[0], w1[0], w2[0], w3[0], w4[0], w5[0], w6[0], w7[0])), upper, stride: s)
+            storeBlock(transpose((w0[1], w1[1], w2[1], w3[1], w4[1], w5[1], w6[1], w7[1])), lower, stride: s)
         }
     }
 }

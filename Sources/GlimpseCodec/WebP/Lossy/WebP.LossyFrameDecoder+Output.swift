@@ -21,16 +21,13 @@ extension WebP.LossyFrameDecoder {
 
             @inline(__always) func vertical(_ top: UnsafeMutablePointer<UInt8>, _ bottom: UnsafeMutablePointer<UInt8>,
                                             stride: Int, limit: Int32, macroblockEdge: Bool) {
-                F.transposeIn(top, bottom, stride: stride, scratch: scratch)
-                let edge = scratch + 64
-                var e = F.loadHorizontal(edge, stride: 16, wide: true)
+                var e = F.loadVertical(top, bottom, stride: stride)
                 if simple {
                     F.simple(&e, limit: limit)
                 } else {
                     F.normal(&e, limit: limit, interior: interior, hevThreshold: hev, macroblockEdge: macroblockEdge)
                 }
-                F.storeHorizontal(e, edge, stride: 16, wide: true)
-                F.transposeOut(top, bottom, stride: stride, scratch: scratch)
+                F.storeVertical(e, top, bottom, stride: stride)
             }
 
             if mbX > 0 {

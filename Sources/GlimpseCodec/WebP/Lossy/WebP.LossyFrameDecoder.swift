@@ -45,8 +45,6 @@ extension WebP {
         let subblockProbabilities: UnsafeMutablePointer<UInt8>
         /// One row of upsampled U and V (width + 16 bytes each) for the colour conversion.
         let chromaRow: UnsafeMutablePointer<UInt8>
-        /// 16×8 bytes where the loop filter transposes a vertical edge.
-        let scratch: UnsafeMutablePointer<UInt8>
 
         // Plane cache: `margin` rows above the current macroblock row, then the row itself.
         let lumaStride: Int
@@ -107,8 +105,6 @@ extension WebP {
 
             chromaRow = .allocate(capacity: 2 * (header.width + 16))
             chromaRow.initialize(repeating: 0, count: 2 * (header.width + 16))
-            scratch = .allocate(capacity: 128)
-            scratch.initialize(repeating: 0, count: 128)
             filterDelay = [0, 2, 8][picture.filterType]
             lumaMargin = filterDelay + 2
             chromaMargin = lumaMargin / 2
@@ -136,7 +132,6 @@ extension WebP {
             probabilities.deallocate()
             bandOffsets.deallocate()
             subblockProbabilities.deallocate()
-            scratch.deallocate()
             chromaRow.deallocate()
             cacheY.deallocate()
             cacheU.deallocate()

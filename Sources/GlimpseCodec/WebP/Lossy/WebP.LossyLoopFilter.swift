@@ -1,4 +1,6 @@
-/// The loop filters of RFC 6386 §15 as libwebp applies them (`dsp/dec.c`):
+/// The loop filters of RFC 6386 §15 as libwebp applies them (`dsp/dec.c`),
+/// one pixel position at a time: the readable reference that the vectorised
+/// ``WebP/LossyEdgeFilter`` used by the decoder is tested against:
 /// the simple filter on luma only, the normal filter with its high-variance
 /// test, 4-tap inner edges and 6-tap macroblock edges, and libwebp's
 /// thresholds (`2 * limit + 1` against `4|p0−q0| + |p1−q1|`).

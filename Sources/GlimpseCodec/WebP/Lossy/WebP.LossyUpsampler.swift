@@ -82,7 +82,12 @@ extension WebP {
         @inline(__always)
         private static func clip8(_ v: Lanes) -> Lanes {
             // Same as the scalar clip: in range values are v >> 6, the rest saturate.
-            pointwiseMin(pointwiseMax(v &>> 6, Lanes(repeating: 0)), Lanes(repeating: 255))
+            // Clamped to 0...255 with shifts and masks, which compile to vector
+            // instructions (the generic pointwiseMin/Max go lane by lane).
+            let x = v &>> 6
+            let low = x & ~(x &>> 31)
+            let over = low &- 255
+            return 255 &+ (over & (over &>> 31))
         }
 
         /// 16 pixels of ``store(_:_:_:_:)`` at once, written as 64 bytes of RGBA.

@@ -1,0 +1,109 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real nginx serving a temporary directory on 127.0.0.1, for what the
+/// loopback server only imitates: its `ETag`, `Accept-Ranges` and `If-Range`
+/// handling (RFC 9110 §13.1.5, §14). `nil` when nginx is not installed
+/// (`.ci/run` installs it).
+final class NginxOrigin {
+    let root: URL
+    let port: Int
+    private let process: Process
+
+    /// Starts nginx; `rate` limits each response (nginx's `limit_rate`), so a
+    /// transfer lasts long enough to be cut by the client.
+    init?(rate: String = "0") throws {
+        guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile) else {
+            return nil
+        }
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-nginx-\(UUID().uuidString)")
+        root = prefix.appendingPathComponent("html")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        guard let port = Self.freePort() else { return nil }
+        self.port = port
+        let conf = """
+        daemon off;
+        master_process off;
+        worker_processes 1;
+        error_log \(prefix.path)/error.log;
+        pid \(prefix.path)/nginx.pid;
+        events { worker_connections 64; }
+        http {
+            access_log off;
+            client_body_temp_path \(prefix.path)/tmp;
+            proxy_temp_path \(prefix.path)/tmp;
+            fastcgi_temp_path \(prefix.path)/tmp;
+            uwsgi_temp_path \(prefix.path)/tmp;
+            scgi_temp_path \(prefix.path)/tmp;
+            types { image/png png; }
+            server {
+                listen 127.0.0.1:\(port);
+                root \(root.path);
+                limit_rate \(rate);
+            }
+        }
+        """
+        let confURL = prefix.appendingPathComponent("nginx.conf")
+        try conf.write(to: confURL, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["-p", prefix.path, "-c", confURL.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard Self.waitForListener(port: port) else {
+            kill(process.processIdentifier, SIGKILL)
+            return nil
+        }
+    }
+
+    func url(_ name: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(name)")! }
+
+    func stop() {
+        // SIGKILL: a child of the test process inherits the spawning thread's
+        // signal mask, in which SIGTERM is blocked, and nginx without a master
+        // process never unblocks it, so `terminate()` would wait forever.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: root.deletingLastPathComponent())
+    }
+
+    /// An ephemeral port that was free a moment ago.
+    private static func freePort() -> Int? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
+            }
+        }
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
+    }
+
+    private static func waitForListener(port: Int) -> Bool {
+        for _ in 0..<200 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            let connected = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+            close(fd)
+            if connected { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+}
