@@ -13,7 +13,8 @@
 #    a loopback server outside the root, fetch with no writable cache folder (one warning,
 #    memory tier), fetch of a missing URL (an error line, not a crash).
 #
-# docs/Dockerfile.example ships the same file set on debian:bookworm-slim.
+# docs/Dockerfile.example ships the same file set on debian:bookworm-slim; this script also checks
+# that the packages its runtime stage installs provide every library ldd lists.
 #
 # Environment: SCRATCH (default .build-static), CODEC_ONLY_BUDGET bytes (default 8000000),
 # KEEP_ROOT=1 leaves the root directory behind (unmounted) for inspection.
@@ -78,6 +79,28 @@ printf 'size,%s,stripped,%d,bytes\n' glimpse "$(size "$work/stripped/glimpse")" 
     glimpse-codec-smoke "$(size "$work/stripped/glimpse-codec-smoke")"
 [ "$(size "$work/stripped/glimpse-codec-smoke")" -le "$budget" ] \
     || die "glimpse-codec-smoke is $(size "$work/stripped/glimpse-codec-smoke") bytes stripped, over the $budget budget"
+
+step "docs/Dockerfile.example: its runtime packages provide every library ldd lists"
+# The packages its runtime stage installs (read from the Dockerfile, so the two cannot drift
+# apart), with their dependencies, plus what debian:bookworm-slim always has.
+packages=$(sed -n 's/.*apt-get install -y --no-install-recommends \([^\\&]*\).*/\1/p' docs/Dockerfile.example | xargs)
+[ -n "$packages" ] || die "no apt-get install line in docs/Dockerfile.example"
+# shellcheck disable=SC2086 # one word per package
+provided=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces \
+    --no-enhances $packages | grep -v '^ ' | sed 's/:.*//'; printf '%s\n' libc6 libgcc-s1 libstdc++6 zlib1g)
+# dpkg knows a file by one of its names: the listed one or the resolved one, with or without /usr
+# (merged /usr). One dpkg call for them all: each reads dpkg's whole database.
+names() { local resolved; resolved=$(readlink -f "$1"); printf '%s\n' "$1" "${1#/usr}" "/usr$1" "$resolved" "${resolved#/usr}" "/usr$resolved"; }
+libraries=$(ldd "$bin/glimpse" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+# shellcheck disable=SC2046 # one word per path
+owners=$(dpkg -S $(for library in $libraries; do names "$library"; done | sort -u) 2>/dev/null || true)
+for library in $libraries; do
+    package=$(names "$library" | while read -r name; do
+        awk -v name="$name" '{ path = $0; sub(/^[^ ]* /, "", path) } path == name { sub(/:.*/, ""); print; exit }' <<< "$owners"
+    done | head -1)
+    [ -n "$package" ] || die "$library belongs to no Debian package"
+    grep -qx "$package" <<< "$provided" || die "$library ($package) is not installed by docs/Dockerfile.example ($packages)"
+done
 
 step "empty root"
 # /var/cache/glimpse/images exists but will be read-only: the harder case for `fetch`, where the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harness with AddressSanitizer and runs one target.
 # Usage: Fuzz/run.sh TARGET SECONDS [more libFuzzer flags]
-# TARGET: png jpeg gif webp sniff incremental roundtrip jpeg-diff. See Fuzz/README.md.
+# TARGET: png jpeg gif webp sniff incremental roundtrip, or the differential jpeg-diff png-diff gif-diff. See Fuzz/README.md.
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ $# -lt 2 ]; then
@@ -10,7 +10,9 @@ if [ $# -lt 2 ]; then
 fi
 target=$1 seconds=$2
 shift 2
-case "$target" in png|jpeg|gif|webp|sniff|incremental|roundtrip|jpeg-diff) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
+case "$target" in png|jpeg|gif|webp|sniff|incremental|roundtrip|jpeg-diff|png-diff|gif-diff) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
+# A differential target is seeded and guided like its format's plain target.
+format=${target%-diff}
 
 # -parse-as-library: libFuzzer provides main(); the Swift file only exports LLVMFuzzerTestOneInput.
 build() {
@@ -28,10 +30,20 @@ binary=.build-libfuzzer/release/fuzz-libfuzzer
 
 work=work/$target
 mkdir -p "$work/corpus" "$work/crashes"
+# ../shared beside the repository, or ../../shared from a worktree (wt/<branch>).
+shared=../../shared
+[ -d "$shared/corpus" ] || shared=../../../shared
 seeds=(../Fixtures Regressions/"$target")
 [ -d ../../shared/corpus ] && seeds+=(../../shared/corpus)
+if [ "$format" != "$target" ]; then
+    # Differential targets start from their own format's files only.
+    seeds=()
+    for dir in ../Fixtures/"$format" Regressions/"$target" Regressions/"$format" "$shared/corpus/$format"; do
+        [ -d "$dir" ] && seeds+=("$dir")
+    done
+fi
 dictionary=()
-[ -f "Dictionaries/$target.dict" ] && dictionary=(-dict="Dictionaries/$target.dict")
+[ -f "Dictionaries/$format.dict" ] && dictionary=(-dict="Dictionaries/$format.dict")
 
 # One input: at most 256 KiB long, 256 MiB in a single allocation and 2 s of
 # time (ASan slows decoding about 2x; the decoders' own limits keep a clean build

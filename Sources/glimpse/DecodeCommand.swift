@@ -10,6 +10,10 @@ struct DecodeCommand: ParsableCommand {
         discussion: """
         Animations are written as fully composed canvases. 16-bit samples become 8-bit by \
         their high byte unless --depth 16 is given (then MAXVAL is 65535, big-endian samples).
+
+        Damaged files (truncated, bad ancillary checksums, extraneous bytes…) are recovered \
+        as browsers show them, with one `warning: FILE: …` line on standard error per \
+        recovery, and exit 0. --strict makes any damage an error (exit 1).
         """
     )
 
@@ -31,6 +35,9 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: "Decode at a reduced scale (1/2, 1/4, 1/8) where the format allows it (JPEG).")
     var scale: ScaleArgument?
 
+    @Flag(help: "Fail (exit 1) on any damage instead of recovering from it with a warning.")
+    var strict = false
+
     func validate() throws {
         guard depth == 8 || depth == 16 else { throw ValidationError("--depth must be 8 or 16") }
         guard frame >= 0 else { throw ValidationError("--frame must not be negative") }
@@ -38,12 +45,13 @@ struct DecodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = DecodingOptions(sampleDepth: depth == 16 ? .preserve : .eightBit)
+        var options = DecodingOptions(mode: strict ? .strict : .lenient, sampleDepth: depth == 16 ? .preserve : .eightBit)
         if let scale { options.scaleDenominator = scale.denominator }
         // A .gif output holds every frame (the animation), so it needs them all.
         let writesAnimation = output.map { ($0 as NSString).pathExtension.lowercased() == "gif" } ?? false
         if allFrames == nil, frame == 0, !writesAnimation { options.firstFrameOnly = true }
         let image = try ImageFiles.decode(file, options: options)
+        for warning in image.warnings { Terminal.warning("\(file): \(warning)") }
         if let output {
             guard frame < image.frames.count else {
                 throw CommandFailure("\(file): frame \(frame) out of range (the image has \(image.frames.count))")

@@ -7,7 +7,7 @@ struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Print format, size and frame count of image files.",
-        discussion: "One line per file: `FILE: FORMAT WIDTHxHEIGHT frames=N` (frames when known). Formats Glimpse recognises but does not decode are reported by name only."
+        discussion: "One line per file: `FILE: FORMAT WIDTHxHEIGHT frames=N` (frames when known). Formats Glimpse recognises but does not decode are reported by name only. --json decodes each file whole and lists what was recovered from damage under \"warnings\"."
     )
 
     @Argument(help: "Image files.")
@@ -20,7 +20,7 @@ struct InfoCommand: ParsableCommand {
         var failed = false
         for file in files {
             do throws(CommandFailure) {
-                let report = try Self.inspect(file)
+                let report = try Self.inspect(file, wholeFile: json)
                 print(json ? report.json : report.line)
             } catch {
                 Terminal.error(error.message)
@@ -36,6 +36,8 @@ struct InfoCommand: ParsableCommand {
         var sniffed: SniffedFormat
         var info: ImageInfo?
         var frames: Int?
+        /// What the decoder recovered from; `nil` when the file was not decoded whole.
+        var warnings: [DecodingWarning]?
 
         var line: String {
             guard let info else { return "\(file): \(sniffed.format)" }
@@ -60,14 +62,16 @@ struct InfoCommand: ParsableCommand {
                 object["metadata"] = metadata
             }
             if let frames { object["frames"] = frames }
+            if let warnings { object["warnings"] = warnings.map(\.description) }
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
             return String(decoding: data, as: UTF8.self)
         }
     }
 
     /// Feeds the file to the decoder only as far as needed: the header gives the
-    /// size; the frame count may need the whole file (GIF).
-    static func inspect(_ file: String) throws(CommandFailure) -> Report {
+    /// size; the frame count may need the whole file (GIF); the warnings need the
+    /// whole file (`wholeFile`).
+    static func inspect(_ file: String, wholeFile: Bool = false) throws(CommandFailure) -> Report {
         let bytes = try ImageFiles.read(file)
         let registry = DecoderRegistry.standard
         let sniffed: SniffedFormat
@@ -86,13 +90,13 @@ struct InfoCommand: ParsableCommand {
                 let end = min(offset + chunk, bytes.count)
                 let status = try decoder.append(bytes[offset..<end])
                 offset = end
-                if let info = decoder.info, let frames = info.frameCount {
+                if !wholeFile, let info = decoder.info, let frames = info.frameCount {
                     return Report(file: file, sniffed: sniffed, info: info, frames: frames)
                 }
                 if status == .complete { break }
             }
             let image = try decoder.finish()
-            return Report(file: file, sniffed: sniffed, info: decoder.info, frames: image.frames.count)
+            return Report(file: file, sniffed: sniffed, info: decoder.info, frames: image.frames.count, warnings: image.warnings)
         } catch {
             // A file that breaks after its header still has a size worth reporting.
             if let info = decoder.info { return Report(file: file, sniffed: sniffed, info: info, frames: info.frameCount) }

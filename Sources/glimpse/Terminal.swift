@@ -12,6 +12,11 @@ enum Terminal {
         standardError("error: \(message)")
     }
 
+    /// A `warning: …` line on standard error.
+    static func warning(_ message: String) {
+        standardError("warning: \(message)")
+    }
+
     /// Whether standard output is a terminal (for progress bars).
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
 }

@@ -1,26 +1,42 @@
+import DiffTargets
 import FuzzTargets
 import Glibc
 import JPEGDifferential
 
-/// The target chosen by `GLIMPSE_FUZZ_TARGET` (run.sh sets it): one of ``FuzzTarget``,
-/// or `jpeg-diff` (`nil` here), which needs libjpeg-turbo and so lives in this package only.
-let selectedTarget: FuzzTarget? = {
-    let name = getenv("GLIMPSE_FUZZ_TARGET").map { String(cString: $0) }
-    if name == "jpeg-diff" { return nil }
-    guard let name, let target = FuzzTarget(rawValue: name) else {
-        writeError("set GLIMPSE_FUZZ_TARGET to jpeg-diff or one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))\n")
-        exit(2)
+/// A target of either kind: a check of our decoders alone, or a comparison with a C library.
+enum SelectedTarget {
+    case check(FuzzTarget)
+    case diff(DiffTarget)
+    /// `jpeg-diff`: against libjpeg-turbo (JPEGDifferential).
+    case jpegDiff
+
+    func run(_ bytes: [UInt8]) -> String? {
+        switch self {
+        case .check(let target): FuzzChecks.run(target, bytes)
+        case .diff(let target): target.run(bytes)
+        case .jpegDiff: JPEGDifferential.check(bytes)
+        }
     }
-    return target
+}
+
+/// The target chosen by `GLIMPSE_FUZZ_TARGET` (run.sh sets it).
+let selectedTarget: SelectedTarget = {
+    let name = getenv("GLIMPSE_FUZZ_TARGET").map { String(cString: $0) } ?? ""
+    if let target = FuzzTarget(rawValue: name) { return .check(target) }
+    if let target = DiffTarget(rawValue: name) { return .diff(target) }
+    if name == "jpeg-diff" { return .jpegDiff }
+    let names = FuzzTarget.allCases.map(\.rawValue) + DiffTarget.allCases.map(\.rawValue) + ["jpeg-diff"]
+    writeError("set GLIMPSE_FUZZ_TARGET to one of: \(names.joined(separator: ", "))\n")
+    exit(2)
 }()
 
-/// libFuzzer's entry point: one input per call. A violated invariant aborts,
-/// which libFuzzer reports as a crash and saves the input.
+/// libFuzzer's entry point: one input per call. A violated invariant or a
+/// disagreement with the reference aborts, which libFuzzer reports as a crash
+/// and saves the input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    let violation = selectedTarget.map { FuzzChecks.run($0, bytes) } ?? JPEGDifferential.check(bytes)
-    if let violation {
+    if let violation = selectedTarget.run(bytes) {
         writeError("invariant violated: \(violation)\n")
         abort()
     }

@@ -189,6 +189,10 @@ struct WebPLosslessAcceptanceTests {
             for symbol in [10, 20, 30, 255, 0] { writer.simpleCode(symbol) }
         })
         _ = try Self.decode(twice, expectAccepted: false)
+        let chunk = try #require(WebPLosslessTestSupport.vp8lChunk(twice.file))
+        #expect(throws: ImageDecodingError.malformed(.webp(.lossless(.repeatedTransform(2))))) {
+            try WebP.LosslessDecoder.decode(chunk.rest, limits: DecodingLimits())
+        }
         let once = Self.stream(codes: { writer in
             writer.write(1, 1); writer.write(2, 2)
             writer.write(0, 1)

@@ -125,14 +125,33 @@ struct ImageDownloaderRetryTests {
 
     @Test func coalescedCallersShareTheRetries() async throws {
         let harness = try harness()
-        harness.server.setRoute("/x", .resource(body, faults: [.status(503, retryAfter: "1")]))
-        let events = harness.downloader.events()
+        // The first answer (503) is held until the queue is suspended, so the
+        // retry cannot start before the second caller has joined.
+        let release = DispatchSemaphore(value: 0)
+        let answered = Mutex(0)
+        let body = body
+        harness.server.setRoute("/x", .handler { _ in
+            let first = answered.withLock { count in
+                defer { count += 1 }
+                return count == 0
+            }
+            if first {
+                release.wait()
+                return LoopbackHTTPServer.Response(status: 503, headers: [("Retry-After", "0")], body: .bytes([]))
+            }
+            return .ok(body)
+        })
         async let first = harness.downloader.download(harness.url("/x"))
-        for await event in events { if case .retrying = event { break } }
+        #expect(await eventually { harness.server.requests.count == 1 })
+        harness.downloader.suspend()
+        release.signal()
         // Joins the transfer while it waits for its retry.
-        let second = try await harness.downloader.download(harness.url("/x"))
+        #expect(await eventually { harness.downloader.queuedDownloadCount == 1 })
+        async let second = harness.downloader.download(harness.url("/x"))
+        #expect(await eventually { harness.downloader.waitingCallerCount == 2 })
+        harness.downloader.resume()
         #expect(try await first.bytes == body)
-        #expect(second.bytes == body)
+        #expect(try await second.bytes == body)
         #expect(harness.server.requests.count == 2)
         await harness.finish()
     }
@@ -141,7 +160,8 @@ struct ImageDownloaderRetryTests {
         let harness = try harness(RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(20))) {
             $0.maximumConcurrentDownloads = 1
         }
-        harness.server.setRoute("/slow", .resource(body, faults: [.status(503, retryAfter: "2")]))
+        // Long enough that the retry cannot come before the cancel, however busy the machine.
+        harness.server.setRoute("/slow", .resource(body, faults: [.status(503, retryAfter: "20")]))
         harness.server.setRoute("/other", .fixed(.ok([1, 2, 3])))
         let waiting = Mutex<Result<ImageDownloadResult, ImageDownloadError>?>(nil)
         let events = harness.downloader.events()
@@ -149,7 +169,7 @@ struct ImageDownloaderRetryTests {
             waiting.withLock { $0 = result }
         }
         for await event in events { if case .retrying = event { break } }
-        // The only slot is free while /slow waits its two seconds.
+        // The only slot is free while /slow waits.
         let other = try await harness.downloader.download(harness.url("/other"))
         #expect(other.bytes == [1, 2, 3])
         #expect(token.cancel())

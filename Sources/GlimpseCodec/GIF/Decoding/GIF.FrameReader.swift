@@ -22,8 +22,11 @@ extension GIF {
             var table: ColorTable
             var clip: Rect
             var control: GraphicControl
-            /// Whether the frame's pixels are decoded at all (it overlaps the canvas).
+            /// Whether the frame overlaps the canvas.
             var isVisible: Bool
+            /// Whether its data is decoded: when it is visible, and in strict mode
+            /// always, so that damage in a frame off the canvas is found too.
+            var isDecoded: Bool
             var pixelCount: Int { descriptor.width &* descriptor.height }
         }
 
@@ -99,7 +102,7 @@ extension GIF {
                 case .image(let descriptor, let local):
                     try startFrame(descriptor, localTable: local)
                 case .imageDataStart(let minimumCodeSize):
-                    if current?.isVisible == true {
+                    if current?.isDecoded == true {
                         if lzw == nil {
                             lzw = try LZWDecoder(minimumCodeSize: minimumCodeSize)
                         } else {
@@ -138,11 +141,12 @@ extension GIF {
             control = nil
             let clip = Rect(clipping: descriptor, canvasWidth: screen.width, canvasHeight: screen.height)
             let isVisible = !clip.isEmpty
+            let isDecoded = isVisible || mode == .strict
             var working = screen.width &* screen.height &* 4
             if frameControl.disposal == .previous {
                 working &+= clip.pixelCount &* 4
             }
-            if isVisible {
+            if isDecoded {
                 try limits.checkDimensions(width: descriptor.width, height: descriptor.height)
                 working &+= descriptor.width &* descriptor.height
             }
@@ -158,7 +162,7 @@ extension GIF {
             }
             if frameControl.disposal == .previous { canvas.save(clip, into: &saved) }
             self.canvas = canvas
-            if isVisible {
+            if isDecoded {
                 let count = descriptor.width &* descriptor.height
                 if indices.count < LZWDecoder.literalPrefix &+ count {
                     indices = []
@@ -166,7 +170,7 @@ extension GIF {
                 }
             }
             lzwActive = false
-            framePixels = isVisible ? descriptor.width &* descriptor.height : 0
+            framePixels = isDecoded ? descriptor.width &* descriptor.height : 0
             frameWidth = max(1, descriptor.width)
             decoded = 0
             paintedRows = 0
@@ -174,7 +178,7 @@ extension GIF {
             current = Current(
                 descriptor: descriptor,
                 table: ColorTable(rgb: localTable ?? globalTable, transparentIndex: frameControl.transparentIndex),
-                clip: clip, control: frameControl, isVisible: isVisible)
+                clip: clip, control: frameControl, isVisible: isVisible, isDecoded: isDecoded)
             frameCount &+= 1
         }
 
@@ -208,7 +212,7 @@ extension GIF {
 
         /// Paints the stored rows decoded since the last call onto the canvas.
         private mutating func paintRows(through rowLimit: Int) {
-            guard let frame = current, var canvas, rowLimit > paintedRows else { return }
+            guard let frame = current, frame.isVisible, var canvas, rowLimit > paintedRows else { return }
             self.canvas = nil  // keeps the canvas uniquely referenced while painting
             for row in paintedRows..<rowLimit {
                 paint(row: row, pixels: frame.descriptor.width, frame: frame, on: &canvas)
@@ -239,7 +243,7 @@ extension GIF {
                 return ImageFrame(pixels: PixelBuffer(width: 0, height: 0))
             }
             let width = frameWidth
-            let isComplete = !frame.isVisible || decoded >= frame.pixelCount
+            let isComplete = !frame.isDecoded || decoded >= frame.pixelCount
             if frame.isVisible, decoded % width != 0, var canvas {
                 self.canvas = nil
                 paint(row: decoded / width, pixels: decoded % width, frame: frame, on: &canvas)

@@ -18,12 +18,16 @@ extension JPEG {
 
     /// Counts symbols per table.
     struct SymbolCounter: EntropySink, Sendable {
-        var counts: [[Int]] = Array(repeating: [Int](repeating: 0, count: 257), count: 4)
+        /// Table slot × 256 + symbol.
+        var flatCounts = [Int](repeating: 0, count: 4 * 256)
+
+        /// The 256 counts of table slot `slot`.
+        func counts(_ slot: Int) -> [Int] { Array(flatCounts[(slot * 256)..<(slot * 256 + 256)]) }
 
         @inline(__always)
-        mutating func emit(_ symbol: Int, table: Int) { counts[table][symbol] &+= 1 }
+        mutating func emit(_ symbol: Int, table: Int) { flatCounts[table &<< 8 | symbol] &+= 1 }
         @inline(__always)
-        mutating func emit(_ symbol: Int, table: Int, bits: UInt32, count: Int) { counts[table][symbol] &+= 1 }
+        mutating func emit(_ symbol: Int, table: Int, bits: UInt32, count: Int) { flatCounts[table &<< 8 | symbol] &+= 1 }
         @inline(__always)
         mutating func emitBits(_ bits: UInt32, _ count: Int) {}
         mutating func restart(_ index: Int) {}

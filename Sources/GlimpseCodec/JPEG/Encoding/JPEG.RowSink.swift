@@ -192,12 +192,13 @@ extension JPEG {
                 counter.finish()
                 var tables = [HuffmanCodeTable](repeating: .standardLuminanceDC, count: 4)
                 var writer = HuffmanWriter(writer: BitWriter(capacity: 1 << 16))
-                for slot in 0..<4 where counter.sink.counts[slot].contains(where: { $0 != 0 }) {
-                    tables[slot] = HuffmanCodeTable.optimal(frequencies: counter.sink.counts[slot])
+                let counts = (0..<4).map { counter.sink.counts($0) }
+                for slot in 0..<4 where counts[slot].contains(where: { $0 != 0 }) {
+                    tables[slot] = HuffmanCodeTable.optimal(frequencies: counts[slot])
                     writer.setTable(tables[slot], slot: slot)
                 }
                 // Refinement DC scans use no table.
-                let unused: Set<Int> = Set((0..<4).filter { slot in !counter.sink.counts[slot].contains(where: { $0 != 0 }) })
+                let unused: Set<Int> = Set((0..<4).filter { slot in !counts[slot].contains(where: { $0 != 0 }) })
                 writeScanHeader(scan, tables: tables, sent: unused, restartInterval: counter.restartInterval,
                                 lastInterval: lastInterval)
                 lastInterval = counter.restartInterval

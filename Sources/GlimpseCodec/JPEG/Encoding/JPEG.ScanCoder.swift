@@ -19,6 +19,10 @@ extension JPEG {
         private var correctionBits: [UInt8]
         private var bufferedCount = 0
 
+        /// Zig-zag → natural order (80 entries, all < 64), kept for the life of
+        /// the process so the coders index it without array checks.
+        static var order: UnsafePointer<Int> { JPEG.naturalOrderPointer }
+
         /// libjpeg's `MAX_CORR_BITS`.
         static var maxCorrectionBits: Int { 1000 }
 
@@ -185,8 +189,9 @@ extension JPEG {
             let start = sequential ? 1 : scan.spectralStart, end = sequential ? 63 : scan.spectralEnd
             var run = 0
             var emittedRun = sequential
+            let order = Self.order
             for k in start...end {
-                let coefficient = Int32(block[JPEG.naturalOrder[k]])
+                let coefficient = Int32(block[order[k]])
                 if coefficient == 0 { run &+= 1; continue }
                 let magnitude = (coefficient < 0 ? 0 &- coefficient : coefficient) &>> al
                 if magnitude == 0 { run &+= 1; continue }
@@ -221,15 +226,16 @@ extension JPEG {
             let al = Int32(scan.approximationLow)
             let start = scan.spectralStart, end = scan.spectralEnd
             var lastNewlyOne = -1
+            let order = Self.order
             for k in start...end {
-                let c = Int32(block[JPEG.naturalOrder[k]])
+                let c = Int32(block[order[k]])
                 if ((c < 0 ? 0 &- c : c) &>> al) == 1 { lastNewlyOne = k }
             }
             var run = 0
             var pendingStart = bufferedCount
             var pending = 0
             for k in start...end {
-                let c = Int32(block[JPEG.naturalOrder[k]])
+                let c = Int32(block[order[k]])
                 let magnitude = (c < 0 ? 0 &- c : c) &>> al
                 if magnitude == 0 { run &+= 1; continue }
                 while run > 15 && k <= lastNewlyOne {

@@ -80,9 +80,13 @@ extension WebP {
                 guard let base = output.baseAddress else { return header }
                 let rowBytes = header.width * 4
                 try decodeRows(reader: reader, width: header.width, height: header.height,
-                               limits: limits, outputBytes: expected) { y, row in
+                               limits: limits, outputBytes: expected) { y, row, addsGreen in
                     // Safe: y < height, so the row's rowBytes lie inside output.
-                    storeRGBA(row, count: header.width, into: base + y * rowBytes)
+                    if addsGreen {
+                        storeRGBAAddingGreen(row, count: header.width, into: base + y * rowBytes)
+                    } else {
+                        storeRGBA(row, count: header.width, into: base + y * rowBytes)
+                    }
                 }
                 return header
             } catch {
@@ -120,7 +124,8 @@ extension WebP {
                 guard output.count == expected else { throw .outputSize(expected: expected, actual: output.count) }
                 guard let base = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
                 try decodeRows(reader: LosslessBitReader(bytes), width: width, height: height,
-                               limits: limits, outputBytes: expected) { y, row in
+                               limits: limits, outputBytes: expected) { y, row, _ in
+                    // Subtract green leaves green, the alpha value, unchanged.
                     let target = base + y * width
                     for x in 0..<width {
                         // Safe: y < height and x < width index inside output's width * height bytes.
@@ -143,10 +148,12 @@ extension WebP {
         }
 
         /// Entropy-decodes the main image stream and undoes its transforms row by
-        /// row, handing each final ARGB row (`width` pixels) to `sink`.
+        /// row, handing each ARGB row (`width` pixels) to `sink`, with whether green
+        /// is still to be added to red and blue (the subtract-green transform, done
+        /// last, fused into the sink's store).
         private static func decodeRows(reader: LosslessBitReader, width: Int, height: Int,
                                        limits: DecodingLimits, outputBytes: Int,
-                                       sink: (Int, UnsafePointer<UInt32>) -> Void) throws(LosslessDefect) {
+                                       sink: (Int, UnsafePointer<UInt32>, Bool) -> Void) throws(LosslessDefect) {
             var stream = LosslessStreamDecoder(reader: reader, limits: limits, reservedBytes: 0)
             try stream.reserve(outputBytes, of: 1)
             try stream.reserve(LosslessRowPipeline.scratchBytes(width: width), of: 1)
@@ -154,7 +161,8 @@ extension WebP {
             try stream.decodeMainImage(width: width, height: height) { (transforms, codedWidth) throws(LosslessDefect) in
                 pipeline = LosslessRowPipeline(transforms: transforms, codedWidth: codedWidth, width: width)
             } onRows: { coded, rows in
-                pipeline?.process(upTo: rows, coded: coded, sink: sink)
+                guard let addsGreen = pipeline?.leavesSubtractGreen else { return }
+                pipeline?.process(upTo: rows, coded: coded) { y, row in sink(y, row, addsGreen) }
             }
         }
 
@@ -164,6 +172,20 @@ extension WebP {
             for index in 0..<count {
                 let pixel = argb[index]
                 let rgba = ((pixel >> 16) & 0xff) | (pixel & 0xff00_ff00) | ((pixel & 0xff) << 16)
+                // Safe: the caller's row holds 4 bytes per pixel.
+                (target + index &* 4).storeBytes(of: rgba.littleEndian, as: UInt32.self)
+            }
+        }
+
+        /// One row of ARGB words, green not yet added to red and blue → RGBA bytes.
+        @inline(__always)
+        private static func storeRGBAAddingGreen(_ argb: UnsafePointer<UInt32>, count: Int,
+                                                 into target: UnsafeMutableRawPointer) {
+            for index in 0..<count {
+                let pixel = argb[index]
+                let green = (pixel >> 8) & 0xff
+                let redBlue = ((pixel & 0x00ff_00ff) &+ (green << 16 | green)) & 0x00ff_00ff
+                let rgba = (redBlue >> 16) | (pixel & 0xff00_ff00) | ((redBlue & 0xff) << 16)
                 // Safe: the caller's row holds 4 bytes per pixel.
                 (target + index &* 4).storeBytes(of: rgba.littleEndian, as: UInt32.self)
             }

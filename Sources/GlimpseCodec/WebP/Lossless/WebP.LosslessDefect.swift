@@ -55,9 +55,9 @@ extension WebP {
             }
         }
 
-        /// The error the decoder contract throws for this defect: the single place
-        /// to adapt when ``DecodingDefect`` gains a WebP case (until then the
-        /// defect travels as ``DecodingDefect/other(_:)`` text).
+        /// The error the decoder contract throws for this defect: running out of
+        /// data is ``ImageDecodingError/truncated``, a limit keeps its kind, the rest
+        /// is `.malformed(.webp(.lossless(defect)))`.
         var decodingError: ImageDecodingError {
             switch self {
             case .endOfData: .truncated

@@ -19,20 +19,27 @@ extension WebP {
         private var predictorPrevious = 3
         /// Rows already handed to the sink.
         private(set) var rowsDone = 0
+        /// The last step, adding green back to red and blue, is left to the sink, which
+        /// does it as it stores the row (it leaves green, hence alpha planes, alone).
+        let leavesSubtractGreen: Bool
 
         /// `transforms` in the order read; `codedWidth` is the entropy-coded width.
         init(transforms: [LosslessTransform], codedWidth: Int, width: Int) {
-            self.transforms = transforms.reversed()
+            var undoOrder = Array(transforms.reversed())
+            leavesSubtractGreen = undoOrder.last?.kind == .subtractGreen
+            if leavesSubtractGreen { undoOrder.removeLast() }
+            self.transforms = undoOrder
             self.codedWidth = codedWidth
             self.width = width
-            scratch = [UInt32](repeating: 0, count: transforms.isEmpty ? 0 : 4 * (width + 1))
+            scratch = [UInt32](repeating: 0, count: self.transforms.isEmpty ? 0 : 4 * (width + 1))
         }
 
         /// Bytes of scratch it allocates, for the limits check.
         static func scratchBytes(width: Int) -> Int { 16 * (width + 1) }
 
         /// Transforms the rows from ``rowsDone`` up to `rows` of `coded` and hands
-        /// each final ARGB row (`width` pixels) to `sink` with its index.
+        /// each ARGB row (`width` pixels) to `sink` with its index: final, except for
+        /// adding green when ``leavesSubtractGreen``.
         mutating func process(upTo rows: Int, coded: UnsafePointer<UInt32>,
                               sink: (Int, UnsafePointer<UInt32>) -> Void) {
             guard rows > rowsDone else { return }
