@@ -42,6 +42,15 @@ struct BenchPipelineCommand: AsyncParsableCommand {
     @Option(help: "Fixtures directory (default: found next to the sources, else ./Fixtures).")
     var fixtures: String?
 
+    @Option(help: "The large bench images for latency-under-load and processed-disk-hit (default: ../shared/bench); skipped when absent.")
+    var bench: String?
+
+    @Option(help: "Rounds of the 16 large images while the latency probe sleeps.")
+    var latencyRounds: Int = 3
+
+    @Option(help: "Rounds of thumbnail loads from disk, per contender.")
+    var diskHitRounds: Int = 5
+
     func validate() throws {
         guard count >= 1, rounds >= 1, memoryLoads >= 1 else { throw ValidationError("every count must be at least 1") }
     }
@@ -101,6 +110,22 @@ struct BenchPipelineCommand: AsyncParsableCommand {
         let paired = zip(coldRates, directRates).map { $0 / $1 }
         let ratios = paired.map { String(format: "%.2f", $0) }
         Terminal.standardError("cold/direct = \(String(format: "%.3f", coldMedian / directMedian)) (target >= 0.9); median of the per-round ratios \(String(format: "%.3f", Self.median(paired))); per round: \(ratios.joined(separator: " "))")
+        if let benchDirectory = bench.map({ URL(fileURLWithPath: $0, isDirectory: true) }) ?? Self.locateBench(fixtures: directory) {
+            let large = Self.largeImages(in: benchDirectory)
+            if large.isEmpty {
+                Terminal.standardError("\(benchDirectory.path): no large images; skipping latency-under-load and processed-disk-hit")
+            } else {
+                let largeServer = try FixtureServer(files: large)
+                defer { largeServer.server.shutdown() }
+                let latency = await latencyUnderLoad(large, server: largeServer, downloader: downloader)
+                print("pipeline,latency-under-load,\(String(format: "%.2f", latency)),ms")
+                let hits = try await processedDiskHits(large, server: largeServer, downloader: downloader,
+                                                       scratch: scratch.appendingPathComponent("processed-disk-hit"))
+                print("pipeline,processed-disk-hit,\(String(format: "%.1f", hits)),images/s")
+            }
+        } else {
+            Terminal.standardError("no ../shared/bench (pass --bench DIR); skipping latency-under-load and processed-disk-hit")
+        }
         if !memoryOnly {
             let undrained = Self.median(undrainedRates)
             Terminal.standardError(String(format: "cold includes waiting for its background disk writes; without that wait: %.1f images/s (%.3f of direct)",
@@ -176,7 +201,7 @@ struct BenchPipelineCommand: AsyncParsableCommand {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
-    private static func median(_ values: [Double]) -> Double {
+    static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2

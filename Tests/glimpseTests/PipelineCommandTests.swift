@@ -70,7 +70,9 @@ struct PipelineCommandTests {
 }
 
 @Test func benchPipelinePrintsTheThreeNamedLines() async throws {
-    let result = try await runOffPool(["bench-pipeline", "--count", "12", "--rounds", "1", "--memory-loads", "1000"])
+    let result = try await runOffPool(["bench-pipeline", "--count", "12", "--rounds", "1", "--memory-loads", "1000",
+                                       // The large-image figures take minutes in a debug build.
+                                       "--bench", "/nonexistent"])
     #expect(result.status == 0, "\(result.standardError)")
     let lines = result.standardOutput.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
     #expect(lines.map { $0.count } == [4, 4, 4])

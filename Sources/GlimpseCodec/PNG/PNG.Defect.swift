@@ -98,6 +98,9 @@ extension PNG {
         case imageDataEnded
         /// The file ends without IEND (§11.2.5).
         case missingEnd
+        /// Every row was decoded but the zlib stream stops before its end and
+        /// Adler-32 (RFC 1950 §2.2), so its integrity is unchecked.
+        case unterminatedImageData
         /// The zlib stream's Adler-32 (RFC 1950 §2.2) does not match the image data,
         /// all of whose rows were decoded (a strict decoder reports
         /// ``ImageDecodingError/checksumMismatch``).
@@ -145,6 +148,7 @@ extension PNG {
             case .ancillaryChecksum(let type): "CRC error in ancillary chunk \(type); chunk dropped"
             case .imageDataEnded: "image data ended early; rows below are transparent"
             case .missingEnd: "no IEND chunk"
+            case .unterminatedImageData: "zlib stream without its end and Adler-32"
             case .imageDataChecksum: "zlib: incorrect data check after the last row"
             }
         }

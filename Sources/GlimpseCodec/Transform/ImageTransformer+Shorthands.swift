@@ -2,10 +2,11 @@
 // `pipeline.load(url, transformer: .resize(width: 256))`.
 
 extension ImageTransformer where Self == ImageTransformers.Resize {
-    /// ``ImageTransformers/Resize`` with its defaults (Lanczos-3, gamma space, box pre-reduction gap 3).
+    /// ``ImageTransformers/Resize`` with its defaults (Lanczos-3, gamma space, box pre-reduction gap 3,
+    /// EXIF orientation applied first, never enlarging unless `allowsUpscaling`).
     public static func resize(width: Int? = nil, height: Int? = nil, mode: ImageTransformers.Resize.Mode = .fit,
-                              filter: ResamplingFilter = .lanczos3) -> Self {
-        ImageTransformers.Resize(width: width, height: height, mode: mode, filter: filter)
+                              filter: ResamplingFilter = .lanczos3, allowsUpscaling: Bool = false) -> Self {
+        ImageTransformers.Resize(width: width, height: height, mode: mode, filter: filter, allowsUpscaling: allowsUpscaling)
     }
 }
 

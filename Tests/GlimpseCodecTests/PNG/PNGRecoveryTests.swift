@@ -143,3 +143,18 @@ struct PNGRecoveryTests {
         #expect(interlaced.frames.first?.isComplete == false)
     }
 }
+
+/// Inputs on which png-diff (libpng against ours, both strict) disagreed, kept
+/// in `Fuzz/Regressions/png-diff/`.
+struct PNGDiffRegressionTests {
+    /// Every row arrives but the zlib stream stops before its end block and
+    /// Adler-32: libpng fails it ("Not enough image data"), so does strict mode;
+    /// lenient mode shows the whole image with a warning.
+    @Test func zlibStreamWithoutItsEnd() throws {
+        let bytes = try Fixtures.bytes(at: Fixtures.repositoryRoot.appendingPathComponent("Fuzz/Regressions/png-diff/zlib-stream-without-end.png"))
+        #expect(throws: ImageDecodingError.truncated) { try PNG.Decoder.decode(bytes, options: DecodingOptions(mode: .strict)) }
+        let image = try PNG.Decoder.decode(bytes)
+        #expect(image.warnings == [DecodingWarning(.png(.unterminatedImageData))])
+        #expect(image.frames.first?.isComplete == true)
+    }
+}

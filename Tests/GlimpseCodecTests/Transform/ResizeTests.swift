@@ -134,6 +134,27 @@ struct ResizeTests {
         #expect((upscale.width, upscale.height) == (400, 200))
     }
 
+    /// An orientation-6 photo (EXIF: rotate 90° clockwise to display) is resized as displayed:
+    /// upright, its width the target width; the `.resize` shorthand never enlarges unless asked.
+    @Test func resizingAppliesTheOrientationFirstAndNeverEnlarges() throws {
+        // 40×20, left half red, right half blue; displayed 20×40 with red on top.
+        let pixels = (0..<20).flatMap { _ in (0..<40).map { x -> SIMD4<UInt8> in x < 20 ? [255, 0, 0, 255] : [0, 0, 255, 255] } }
+        var image = Image(pixels: T.rgba8(width: 40, height: 20, pixels), format: .jpeg)
+        image.metadata.orientation = .right
+        let small = try Resize(width: 10).transform(image)
+        #expect((small.width, small.height) == (10, 20))
+        #expect(small.metadata.orientation == .up)
+        #expect(small.pixels.pixel(x: 5, y: 2) == [255, 0, 0, 255])
+        #expect(small.pixels.pixel(x: 5, y: 17) == [0, 0, 255, 255])
+        let shorthand: Resize = .resize(width: 256)
+        let same = try shorthand.transform(image)
+        #expect((same.width, same.height) == (20, 40))
+        let larger: Resize = .resize(width: 40, allowsUpscaling: true)
+        #expect(try larger.transform(image).width == 40)
+        let unoriented = try Resize(width: 10, appliesOrientation: false).transform(image)
+        #expect((unoriented.width, unoriented.height) == (10, 5) && unoriented.metadata.orientation == .right)
+    }
+
     @Test func everyFrameOfAnAnimationIsResized() throws {
         let frames = [SIMD4<UInt8>(255, 0, 0, 255), [0, 0, 255, 128]].enumerated().map { index, colour in
             ImageFrame(pixels: T.constant(width: 40, height: 20, colour), duration: .milliseconds(10 * (index + 1)))

@@ -30,7 +30,7 @@ struct DecodeStage: Sendable {
         let factor = (Double(maxPixelBytes) / Double(pixelBytes)).squareRoot()
         let width = max(1, Int(Double(image.width) * factor))
         let height = max(1, Int(Double(image.height) * factor))
-        let resize = ImageTransformers.Resize(width: width, height: height, mode: .fit)
+        let resize = ImageTransformers.Resize(width: width, height: height, mode: .fit, appliesOrientation: false)
         // A resize that cannot run (it only rejects impossible sizes) leaves the decoded image.
         return (try? resize.transform(image)) ?? image
     }

@@ -202,10 +202,16 @@ extension PNG.Decoder {
         imageDataClosed = true
     }
 
-    private func endOfImage() throws(ImageDecodingError) {
+    private mutating func endOfImage() throws(ImageDecodingError) {
         guard let scanlines else { throw .malformed(.png(.missingImageData)) }
         // Lenient: IDAT chunks that end before the last row leave the rows so far (see `result()`).
         guard scanlines.rowsDone || (options.mode == .lenient && !animation.isActive) else { throw .truncated }
+        // Every row, but the zlib stream never reached its end and Adler-32: libpng's
+        // "Not enough image data". Lenient, the image is whole and this only warns.
+        if scanlines.rowsDone && !scanlines.streamEnded && !imageDataClosed {
+            guard options.mode == .lenient else { throw .truncated }
+            warnings.append(DecodingWarning(.png(.unterminatedImageData)))
+        }
         guard animation.isActive, let control = animation.control else { return }
         if animation.current != nil && !animation.currentEmitted {
             throw animation.currentHasData ? .truncated : .malformed(.png(.frameControlWithoutData))

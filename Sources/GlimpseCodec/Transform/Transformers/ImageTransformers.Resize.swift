@@ -36,7 +36,13 @@ extension ImageTransformers {
         public var linearLight: Bool
         /// Whether an image smaller than the target may be enlarged. When `false`
         /// it keeps its size (``Mode/fill`` still crops to the box's aspect ratio).
+        /// The `.resize(…)` shorthand, the pipeline's everyday spelling, leaves it
+        /// off unless asked (a 6×6 icon stays 6×6).
         public var allowsUpscaling: Bool
+        /// Whether ``transform(_:)-(Image)`` first turns the image upright as its
+        /// EXIF orientation says (``AutoOrient``; TIFF 6.0 tag 0x0112), so that the
+        /// target box applies to the image as displayed. On by default.
+        public var appliesOrientation: Bool
         /// See the type's discussion; `nil` for exact filtering, otherwise ≥ 1.
         public var reducingGap: Double?
         /// Bounds on the output and working memory; not part of ``cacheKey``
@@ -45,13 +51,14 @@ extension ImageTransformers {
 
         public init(width: Int? = nil, height: Int? = nil, mode: Mode = .fit, filter: ResamplingFilter = .lanczos3,
                     linearLight: Bool = false, allowsUpscaling: Bool = true, reducingGap: Double? = 3,
-                    limits: DecodingLimits = DecodingLimits()) {
+                    appliesOrientation: Bool = true, limits: DecodingLimits = DecodingLimits()) {
             self.width = width
             self.height = height
             self.mode = mode
             self.filter = filter
             self.linearLight = linearLight
             self.allowsUpscaling = allowsUpscaling
+            self.appliesOrientation = appliesOrientation
             self.reducingGap = reducingGap
             self.limits = limits
         }
@@ -61,7 +68,7 @@ extension ImageTransformers {
             let h = height.map { String($0) } ?? "_"
             let gap = reducingGap.map { "\($0)" } ?? "exact"
             return "resize(\(w)x\(h),\(mode.rawValue),\(filter.rawValue),linear=\(linearLight ? 1 : 0),"
-                + "upscale=\(allowsUpscaling ? 1 : 0),gap=\(gap))"
+                + "upscale=\(allowsUpscaling ? 1 : 0),gap=\(gap)\(appliesOrientation ? ",orient" : ""))"
         }
 
         /// Where the output comes from and what size it has, for a source of
@@ -122,6 +129,10 @@ extension ImageTransformers {
         }
 
         public func transform(_ image: Image) throws(TransformError) -> Image {
+            var image = image
+            if appliesOrientation, image.metadata.orientation != .up {
+                image = try AutoOrient().transform(image)
+            }
             let plan = try plan(sourceWidth: image.width, sourceHeight: image.height)
             return try transformEachFrame(image, outputWidth: plan.outputWidth, outputHeight: plan.outputHeight,
                                           limits: limits)

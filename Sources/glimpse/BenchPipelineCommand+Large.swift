@@ -1,0 +1,123 @@
+import Foundation
+import Glimpse
+import GlimpseCache
+
+/// `bench-pipeline`'s figures on the large bench images (`../shared/bench`): how long an
+/// unrelated task waits while they decode, and what processed images on disk save.
+extension BenchPipelineCommand {
+    /// `../shared/bench` beside the repository (or one level further up, from a worktree).
+    static func locateBench(fixtures: URL) -> URL? {
+        let repository = fixtures.deletingLastPathComponent()
+        for candidate in [repository.deletingLastPathComponent(), repository.deletingLastPathComponent().deletingLastPathComponent()] {
+            let bench = candidate.appendingPathComponent("shared/bench", isDirectory: true)
+            if FileManager.default.fileExists(atPath: bench.path) { return bench }
+        }
+        return nil
+    }
+
+    /// The bench JPEGs and PNGs (16 large images).
+    static func largeImages(in bench: URL) -> [FixtureServer.File] {
+        FixtureServer.images(in: bench).filter { $0.name.hasPrefix("jpeg/") || $0.name.hasPrefix("png/") }
+    }
+
+    /// The 99th percentile of how late an unrelated task wakes from 10 ms sleeps while `rounds`
+    /// rounds of every large image load at once through `load` (milliseconds).
+    static func wakeUpDelay(rounds: Int, files: [FixtureServer.File], server: FixtureServer,
+                            load: @escaping @Sendable (URL) async -> Void) async -> (p99: Double, median: Double) {
+        let sleeper = Task<[Double], Never> {
+            var delays: [Double] = []
+            while !Task.isCancelled {
+                let start = ContinuousClock.now
+                try? await Task.sleep(for: .milliseconds(10))
+                delays.append(PipelineSupport.milliseconds(since: start) - 10)
+            }
+            return delays
+        }
+        for round in 0..<rounds {
+            await withTaskGroup(of: Void.self) { group in
+                for file in files {
+                    let url = server.url(file, copy: 1_000_000 + round)
+                    group.addTask { await load(url) }
+                }
+            }
+        }
+        sleeper.cancel()
+        let delays = await sleeper.value.sorted()
+        guard !delays.isEmpty else { return (0, 0) }
+        let p99 = delays[min(delays.count - 1, Int((Double(delays.count) * 0.99).rounded(.up)) - 1)]
+        return (p99, delays[delays.count / 2])
+    }
+
+    /// `pipeline,latency-under-load`: p99 wake-up delay with the loads going through the pipeline
+    /// (decoding on its own executor); the same loads decoded on the cooperative pool go to
+    /// standard error for comparison.
+    func latencyUnderLoad(_ files: [FixtureServer.File], server: FixtureServer,
+                          downloader: ImageDownloader) async -> Double {
+        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
+            downloader: downloader, cache: ImageCache(memory: MemoryCache(costLimit: 64 << 20), disk: nil)))
+        let rounds = max(1, latencyRounds)
+        let ours = await Self.wakeUpDelay(rounds: rounds, files: files, server: server) { url in
+            _ = try? await pipeline.load(url)
+        }
+        let pool = await Self.wakeUpDelay(rounds: rounds, files: files, server: server) { url in
+            guard let downloaded = try? await downloader.download(url) else { return }
+            _ = try? DecoderRegistry.standard.decode(downloaded.bytes)
+        }
+        Terminal.standardError(String(format: "latency under load: p99 %.2f ms, median %.2f ms through the pipeline (processing width %d); decoding on the cooperative pool instead: p99 %.2f ms, median %.2f ms",
+                                      ours.p99, ours.median, pipeline.processingWidth, pool.p99, pool.median))
+        return ours.p99
+    }
+
+    /// `pipeline,processed-disk-hit`: thumbnails/s after a restart with the processed images on
+    /// disk, against decoding each original from disk and resizing it again (standard error).
+    func processedDiskHits(_ files: [FixtureServer.File], server: FixtureServer, downloader: ImageDownloader,
+                           scratch: URL) async throws -> Double {
+        let processors: [any ImageTransformer] = [ImageTransformers.Resize(width: 256, allowsUpscaling: false)]
+        func disk(_ name: String) throws -> DiskCache {
+            try DiskCache(configuration: DiskCache.Configuration(directory: scratch.appendingPathComponent(name)))
+        }
+        func pipeline(_ disk: DiskCache, _ policy: ImagePipeline.DataCachePolicy) -> ImagePipeline {
+            var configuration = ImagePipeline.Configuration(downloader: downloader, cache: ImageCache(disk: disk))
+            configuration.dataCachePolicy = policy
+            return configuration.pipeline
+        }
+        let processedDisk = try disk("processed")
+        let originalDisk = try disk("original")
+        let requests = files.map { ImageRequest(url: server.url($0), processors: processors, options: .waitForDiskStore) }
+        // Fill both disks once.
+        for (disk, policy) in [(processedDisk, ImagePipeline.DataCachePolicy.automatic), (originalDisk, .originalOnly)] {
+            let filler = pipeline(disk, policy)
+            for request in requests { _ = try await filler.load(request) }
+        }
+        func rate(_ disk: DiskCache, _ policy: ImagePipeline.DataCachePolicy) async throws -> Double {
+            // A fresh pipeline each round: an empty memory tier, as after a restart.
+            let restarted = pipeline(disk, policy)
+            let start = ContinuousClock.now
+            for request in requests {
+                let loaded = try await restarted.load(request)
+                guard loaded.tier == .disk else { throw CommandFailure("processed-disk-hit: load came from \(loaded.tier)") }
+            }
+            return Double(requests.count) / (PipelineSupport.milliseconds(since: start) / 1e3)
+        }
+        var processed: [Double] = []
+        var original: [Double] = []
+        for round in 0..<max(1, diskHitRounds) {
+            for processedFirst in round % 2 == 0 ? [true, false] : [false, true] {
+                if processedFirst {
+                    processed.append(try await rate(processedDisk, .automatic))
+                } else {
+                    original.append(try await rate(originalDisk, .originalOnly))
+                }
+            }
+        }
+        let ours = Self.median(processed)
+        let again = Self.median(original)
+        Terminal.standardError(String(format: "processed disk hits: %.1f thumbnails/s; original from disk decoded and resized again: %.1f/s (%.1fx, target >= 10x)",
+                                      ours, again, ours / again))
+        return ours
+    }
+}
+
+extension ImagePipeline.Configuration {
+    fileprivate var pipeline: ImagePipeline { ImagePipeline(configuration: self) }
+}
