@@ -29,7 +29,7 @@ extension ImagePipeline {
                 return .failure(.transform(error))
             }
         }
-        let encoded = encodes ? DataCacheEncoder(quality: configuration.encodingQuality).encode(image) : nil
+        let encoded = encodes ? DataCacheEncoder(registry: configuration.encoderRegistry, quality: configuration.encodingQuality).encode(image) : nil
         return .success(Processed(image: image, encoded: encoded))
     }
 
