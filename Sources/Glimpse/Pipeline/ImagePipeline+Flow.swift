@@ -17,17 +17,21 @@ extension ImagePipeline {
             if request.options.contains(.deliverCachedFirst) { await deliverCached(request, key: key, job: job) }
         }
         let downloaded: ImageDownloadResult
+        let feed: ProgressiveFeed?
         do throws(ImageLoadError) {
-            downloaded = try await downloadStage(request, revalidation: revalidation, key: key, job: job)
+            (downloaded, feed) = try await downloadStage(request, revalidation: revalidation, key: key, job: job)
         } catch {
             if error == .download(.notModified), let revalidation {
                 return try await notModified(request, cached: revalidation)
             }
             throw error
         }
-        if Task.isCancelled { throw .cancelled }
+        if Task.isCancelled {
+            feed?.close()
+            throw .cancelled
+        }
 
-        let processed = try await processingStage(downloaded.bytes, request)
+        let processed = try await processingStage(downloaded.bytes, request, progressive: feed)
         storeStage(processed.image, request)
         await storeOriginal(downloaded.bytes, response: downloaded.response, request,
                             processedMissing: processed.encoded == nil)
