@@ -99,7 +99,7 @@ extension ImageDownloader {
     }
 
     private func validate(_ response: ImageDownloadResponse) throws(ImageDownloadError) {
-        if response.statusCode == 304 { throw .notModified }
+        if response.statusCode == 304 { throw .notModified(response) }
         guard configuration.acceptableStatusCodes.contains(response.statusCode) else {
             throw .badStatus(response.statusCode)
         }

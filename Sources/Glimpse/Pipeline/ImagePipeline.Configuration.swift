@@ -49,6 +49,11 @@ extension ImagePipeline {
         public var processingWidth: Int = Self.defaultProcessingWidth
         /// What the data tier keeps (``DataCachePolicy/automatic``).
         public var dataCachePolicy: DataCachePolicy = .automatic
+        /// Whether the tiers follow the origin's caching instructions
+        /// (``HTTPCachePolicy/ignore``: keep and serve everything, as Kingfisher and
+        /// SDWebImage do; ``HTTPCachePolicy/respect``: RFC 9111 freshness, validators,
+        /// `no-store` and `Vary`).
+        public var httpCachePolicy: HTTPCachePolicy = .ignore
         /// Quality (1…100) of processed images stored as JPEG (opaque images, when
         /// the encoder registry has JPEG); PNG is lossless and ignores it.
         public var encodingQuality: Int = 85
