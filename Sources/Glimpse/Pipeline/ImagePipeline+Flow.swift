@@ -34,8 +34,9 @@ extension ImagePipeline {
         }
         let requestTime = Date()
         let downloaded: ImageDownloadResult
+        let feed: ProgressiveFeed?
         do throws(ImageLoadError) {
-            downloaded = try await downloadStage(request, revalidation: revalidation, key: key, job: job)
+            (downloaded, feed) = try await downloadStage(request, revalidation: revalidation, key: key, job: job)
         } catch {
             if case .download(.notModified(let response)) = error, let revalidation {
                 return try await notModified(request, cached: revalidation, response: response, requestTime: requestTime)
@@ -43,7 +44,10 @@ extension ImagePipeline {
             if let stale, mayServeStale(stale, after: error) { return stale }
             throw error
         }
-        if Task.isCancelled { throw .cancelled }
+        if Task.isCancelled {
+            feed?.close()
+            throw .cancelled
+        }
         let response = downloaded.response
         let freshness = HTTPFreshness(headers: response.headers, requestTime: requestTime, responseTime: Date())
         let stores = configuration.httpCachePolicy.allowsStoring(headers: response.headers)
@@ -52,7 +56,7 @@ extension ImagePipeline {
             configuration.cache.data?.removeData(forKey: revalidation.dataKey)
         }
 
-        let processed = try await processingStage(downloaded.bytes, request)
+        let processed = try await processingStage(downloaded.bytes, request, progressive: feed)
         guard stores else {
             return ImageResult(image: processed.image, data: downloaded.bytes, tier: .network, url: request.url,
                                response: response)
