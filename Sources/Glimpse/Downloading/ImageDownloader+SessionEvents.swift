@@ -88,7 +88,7 @@ extension ImageDownloader {
     }
 
     private func validate(_ response: ImageDownloadResponse) throws(ImageDownloadError) {
-        if response.statusCode == 304 { throw .notModified }
+        if response.statusCode == 304 { throw .notModified(response) }
         guard configuration.acceptableStatusCodes.contains(response.statusCode) else {
             throw .badStatus(response.statusCode)
         }
@@ -130,12 +130,14 @@ extension ImageDownloader {
                     step = .deferred
                     return
                 }
-                let received = transfer.machine.receivedCount + data.count
-                guard received <= limit else {
+                guard transfer.machine.receivedCount + data.count <= limit else {
                     step = .tooLarge(id)
                     return
                 }
-                data.withUnsafeBytes { _ = transfer.machine.receivedBody($0) }
+                // 0: the machine dropped a late piece of an attempt it already stopped
+                // (for a restart or a retry); nobody may count or decode it.
+                let received = data.withUnsafeBytes { transfer.machine.receivedBody($0) }
+                guard received > 0 else { return }
                 transfer.lastActivity = .now
                 var listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)] = []
                 var pieceListeners: [(TransferRegistry.CallerID, @Sendable ([UInt8]) -> Void)] = []

@@ -325,19 +325,21 @@ public final class ImageDownloader: Sendable {
         return stream
     }
 
+    /// Posts the notification before the stream sees the event, so that an
+    /// observer woken by an event finds its notification already delivered.
     func emit(_ event: ImageDownloadEvent) {
-        if observerCount.load(ordering: .acquiring) > 0 {
-            let observers = state.withLock { Array($0.observers.values) }
-            for observer in observers { observer.yield(event) }
+        if let center = configuration.notificationCenter {
+            let (name, url): (Notification.Name, URL) = switch event {
+            case .started(let url): (.glimpseDownloadStart, url)
+            case .receivedResponse(let url, _): (.glimpseDownloadReceiveResponse, url)
+            case .retrying(let url, _, _, _): (.glimpseDownloadRetry, url)
+            case .stopped(let url, _): (.glimpseDownloadStop, url)
+            case .finished(let url): (.glimpseDownloadFinish, url)
+            }
+            center.post(name: name, object: self, userInfo: ["url": url])
         }
-        guard let center = configuration.notificationCenter else { return }
-        let (name, url): (Notification.Name, URL) = switch event {
-        case .started(let url): (.glimpseDownloadStart, url)
-        case .receivedResponse(let url, _): (.glimpseDownloadReceiveResponse, url)
-        case .retrying(let url, _, _, _): (.glimpseDownloadRetry, url)
-        case .stopped(let url, _): (.glimpseDownloadStop, url)
-        case .finished(let url): (.glimpseDownloadFinish, url)
-        }
-        center.post(name: name, object: self, userInfo: ["url": url])
+        guard observerCount.load(ordering: .acquiring) > 0 else { return }
+        let observers = state.withLock { Array($0.observers.values) }
+        for observer in observers { observer.yield(event) }
     }
 }

@@ -168,6 +168,14 @@ struct TransferRegistry: Sendable {
 
     func contains(_ id: TransferID) -> Bool { transfers.index(forKey: id) != nil }
 
+    /// Moves a transfer whose retry wait is over back to the queue; returns its
+    /// priority, or `nil` when it is gone or no longer waiting (its callers left).
+    mutating func endWait(_ id: TransferID) -> ImageDownloadPriority? {
+        guard let index = transfers.index(forKey: id), case .waiting = transfers.values[index].phase else { return nil }
+        transfers.values[index].phase = .queued
+        return transfers.values[index].priority
+    }
+
     /// Moves a queued transfer to ``Phase/preparing`` and starts its next
     /// attempt; returns its request and the header fields the attempt adds
     /// (a range when resuming), or `nil` when it is gone or not queued.

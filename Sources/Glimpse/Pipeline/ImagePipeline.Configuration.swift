@@ -49,6 +49,11 @@ extension ImagePipeline {
         public var processingWidth: Int = Self.defaultProcessingWidth
         /// What the data tier keeps (``DataCachePolicy/automatic``).
         public var dataCachePolicy: DataCachePolicy = .automatic
+        /// Whether the tiers follow the origin's caching instructions
+        /// (``HTTPCachePolicy/ignore``: keep and serve everything, as Kingfisher and
+        /// SDWebImage do; ``HTTPCachePolicy/respect``: RFC 9111 freshness, validators,
+        /// `no-store` and `Vary`).
+        public var httpCachePolicy: HTTPCachePolicy = .ignore
         /// Encodes processed images for the data tier: JPEG for opaque 8-bit
         /// images, PNG otherwise (and when the registry has no JPEG encoder).
         public var encoderRegistry: EncoderRegistry = .standard

@@ -15,7 +15,7 @@ extension ImagePipeline {
         }
         let priority = table.withLock { $0.priority(of: key, job: job) } ?? request.request.priority
         var download = ImageDownloadRequest(url: request.url, priority: priority, headers: request.request.headers,
-                                            timeout: request.request.timeout)
+                                            timeout: request.request.timeout, retryPolicy: request.request.retryPolicy)
         if let revalidation {
             // If-None-Match / If-Modified-Since (RFC 9110 §13.1.2, §13.1.3).
             download = download.revalidating(entityTag: revalidation.metadata.etag,

@@ -51,7 +51,13 @@ extension ImagePipeline {
                 return .failure(.transform(error))
             }
         }
-        let encoded = encodes ? DataCacheEncoder(registry: configuration.encoderRegistry, quality: configuration.encodingQuality).encode(image) : nil
+        // An image recovered from damaged bytes is not stored re-encoded: its
+        // re-encoding would decode clean, losing the warnings. The original
+        // is kept in its place and decodes with the same warnings each time.
+        let keepsWarnings = !image.warnings.isEmpty
+        let encoded = encodes && !keepsWarnings
+            ? DataCacheEncoder(registry: configuration.encoderRegistry, quality: configuration.encodingQuality).encode(image)
+            : nil
         return .success(Processed(image: image, encoded: encoded))
     }
 
