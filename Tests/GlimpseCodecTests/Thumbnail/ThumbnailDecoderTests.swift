@@ -42,9 +42,9 @@ struct ThumbnailDecoderTests {
 
     @Test("the row-fed resize equals the whole-image resize", arguments: PixelFormat.allCases)
     func rowStreamEqualsResize(format: PixelFormat) throws {
-        let source = Self.pattern(width: 203, height: 157, format: format, alpha: true)
+        let source = Self.pattern(width: 151, height: 117, format: format, alpha: true)
         let resizes = [
-            Resize(width: 20, height: 20, mode: .fit),                        // box pre-reduction on both axes
+            Resize(width: 15, height: 15, mode: .fit),                        // box pre-reduction on both axes
             Resize(width: 64, height: 64, mode: .fit, allowsUpscaling: false), // filter only
             Resize(width: 30, height: 50, mode: .fill),                       // crop, then reduce
             Resize(width: 17, height: 90, mode: .stretch, filter: .mitchell, linearLight: true),
@@ -53,7 +53,7 @@ struct ThumbnailDecoderTests {
         ]
         for resize in resizes {
             let whole = try resize.transform(source)
-            for band in [1, 7, 64, 1000] {
+            for band in [1, 13, 1000] {
                 #expect(try Self.streamed(resize, source, band: band) == whole, "\(resize.cacheKey) band \(band)")
             }
         }
@@ -82,11 +82,11 @@ struct ThumbnailDecoderTests {
     @Test("PNG rows are resized as they are decoded, to the pixels of the whole-image path")
     func png() throws {
         for (format, alpha) in [(PixelFormat.rgba8, false), (.rgba8, true), (.rgba16, true)] {
-            let source = Self.pattern(width: 480, height: 210, format: format, alpha: alpha)
+            let source = Self.pattern(width: 300, height: 130, format: format, alpha: alpha)
             let bytes = try PNG.Encoder().encode(source)
-            for box in [32, 100, 1000] {
+            for box in [20, 100, 1000] {
                 let expected = try Self.expected(bytes, box: box)
-                for chunking in [Chunking.oneShot, .fixed(7), .random(seed: 7, maximum: 4096)] {
+                for chunking in box == 20 ? [Chunking.oneShot, .random(seed: 7, maximum: 2048)] : [.oneShot] {
                     var decoder = ThumbnailDecoder(maxPixelSize: box)
                     for piece in chunking.split(bytes) {
                         try piece.withUnsafeBytes { try decoder.append($0) }
