@@ -64,10 +64,11 @@ struct ThumbnailDecoderTests {
         var limits = DecodingLimits()
         limits.maxWidth = 100
         #expect(throws: TransformError.limitExceeded(.width)) {
-            try Resize(width: 200, height: 10, mode: .stretch, limits: limits).rowStream(sourceWidth: 50, sourceHeight: 50, format: .rgba8)
+            _ = try Resize(width: 200, height: 10, mode: .stretch, allowsUpscaling: true, limits: limits)
+                .rowStream(sourceWidth: 50, sourceHeight: 50, format: .rgba8)
         }
         #expect(throws: TransformError.emptyImage) {
-            try Resize(width: 20).rowStream(sourceWidth: 0, sourceHeight: 50, format: .rgba8)
+            _ = try Resize(width: 20).rowStream(sourceWidth: 0, sourceHeight: 50, format: .rgba8)
         }
     }
 
