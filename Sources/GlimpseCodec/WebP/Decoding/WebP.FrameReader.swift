@@ -62,6 +62,27 @@ extension WebP {
         mutating func incrementFrames() { frameCount &+= 1 }
         /// Bytes the caller holds on to (the frames it kept), counted against the budget.
         var retainedBytes = 0
+        /// The animation's frames, counted from chunk headers once the rest of the file was
+        /// in one input (``FrameCounter``); `nil` until then or when the count failed.
+        private(set) var countedFrames: Int?
+        private var triedCounting = false
+
+        /// At an `ANMF` chunk header: when the input holds the rest of the RIFF payload,
+        /// counts the frames from here on without decoding them.
+        private mutating func countFrames(at chunk: ChunkLexer.Chunk, _ input: UnsafeRawBufferPointer, _ offset: Int) {
+            guard case .animation = phase, !triedCounting, lexer.position == chunk.payloadStart,
+                  lexer.riffEnd &- lexer.position >= RIFF.anmfHeaderSize,
+                  input.count &- offset >= lexer.riffEnd &- lexer.position,
+                  RIFF.paddedSize(chunk.size) >= RIFF.anmfHeaderSize else { return }
+            triedCounting = true
+            // Safe: offset + (riffEnd - position) <= input.count (checked above).
+            let rest = UnsafeRawBufferPointer(rebasing: input[offset..<(offset &+ lexer.riffEnd &- lexer.position)])
+            // Frames decoded so far, and the open one if its image has been seen (it was counted).
+            let after = FrameCounter.count(following: UnsafeRawBufferPointer(rebasing: rest[RIFF.anmfHeaderSize...]),
+                                           openFrameEnd: chunk.paddedEnd &- chunk.payloadStart &- RIFF.anmfHeaderSize,
+                                           hasAnimationHeader: animation != nil)
+            countedFrames = after.map { frameCount &+ $0 }
+        }
 
         init(options: DecodingOptions) {
             self.options = options
@@ -90,6 +111,7 @@ extension WebP {
                 case .riffHeader:
                     break
                 case .chunk(let chunk):
+                    if chunk.tag == .anmf { countFrames(at: chunk, input, offset) }
                     try begin(chunk)
                 case .peek(let chunk, let body):
                     try lexer.withBody(body, in: input) { (raw) throws(ImageDecodingError) in try peekHeader(chunk, raw) }.map { setStill($0) }

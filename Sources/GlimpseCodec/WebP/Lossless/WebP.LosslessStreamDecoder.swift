@@ -27,11 +27,17 @@ extension WebP {
         /// The main image stream (level 0, RFC 9649 §5.1): transforms, colour
         /// cache, meta prefix codes, then the coded pixels, `codedWidth` wide
         /// (narrower than `width` when colour indexing bundles pixels).
-        /// `onRows(coded, rows)` is called as rows complete: the first `rows` rows of
-        /// `coded` are final and will not change.
-        mutating func decodeMainImage(width: Int, height: Int,
+        ///
+        /// The coded pixels go to the last `codedWidth * height` words of `storage`
+        /// when it is given (it must hold `width * height` words: the caller's output,
+        /// so no second image-sized buffer is needed), else to a buffer of their own.
+        /// `onRows(coded, rows, retired)` is called as rows complete: the first `rows`
+        /// rows of `coded` are final, and no later backward reference can read the
+        /// first `retired` rows (they are further back than the longest distance), so
+        /// the caller may overwrite the words they occupy.
+        mutating func decodeMainImage(width: Int, height: Int, storage: UnsafeMutableBufferPointer<UInt32>?,
                                       onHeader: ([LosslessTransform], Int) throws(LosslessDefect) -> Void,
-                                      onRows: (UnsafePointer<UInt32>, Int) -> Void) throws(LosslessDefect) {
+                                      onRows: (UnsafePointer<UInt32>, Int, Int) -> Void) throws(LosslessDefect) {
             var transforms: [LosslessTransform] = []
             var seen: Set<Int> = []
             var codedWidth = width
@@ -43,8 +49,30 @@ extension WebP {
                 transforms.append(transform)
             }
             try onHeader(transforms, codedWidth)
-            _ = try decodeEntropyCodedImage(width: codedWidth, height: height, allowMeta: true, onRows: onRows)
+            guard let storage, let end = storage.baseAddress.map({ $0 + storage.count }) else {
+                _ = try decodeEntropyCodedImage(width: codedWidth, height: height, allowMeta: true) { coded, rows in
+                    onRows(coded, rows, rows)
+                }
+                return
+            }
+            let count = codedWidth * height
+            guard storage.count >= count else { throw .outputSize(expected: count * 4, actual: storage.count * 4) }
+            let codes = try readCodes(width: codedWidth, height: height, allowMeta: true)
+            // Safe: the last `count` words of storage.
+            let pixels = UnsafeMutableBufferPointer(start: end - count, count: count)
+            let reach = Self.longestDistance(width: codedWidth)
+            try decodePixels(into: pixels, width: codedWidth, codes: codes) { rows in
+                // `rows * codedWidth` pixels are decoded; a reference from any later pixel
+                // reaches back at most `reach`.
+                let retired = rows == height ? height : max(0, rows &* codedWidth &- reach) / codedWidth
+                onRows(UnsafePointer(end - count), rows, retired)
+            }
         }
+
+        /// The longest backward reference in pixels in a stream `width` wide: the
+        /// largest distance code (prefix symbol 39 with 18 extra bits, 1_048_576) less
+        /// the 120 map codes, or the farthest map entry (8, 7).
+        static func longestDistance(width: Int) -> Int { max(1_048_576 - 120, 7 * width + 8) }
 
         /// A sub-image (entropy image, predictor or colour transform data, palette):
         /// no transforms and a single prefix-code group (RFC 9649 §5.1).
@@ -52,16 +80,21 @@ extension WebP {
             try decodeEntropyCodedImage(width: width, height: height, allowMeta: false) { _, _ in }
         }
 
-        private mutating func decodeEntropyCodedImage(width: Int, height: Int, allowMeta: Bool,
-                                                      onRows: (UnsafePointer<UInt32>, Int) -> Void)
-            throws(LosslessDefect) -> [UInt32] {
+        /// The colour cache size and the prefix codes in front of an image's pixels.
+        private mutating func readCodes(width: Int, height: Int, allowMeta: Bool) throws(LosslessDefect) -> LosslessCodes {
             var cacheBits = 0
             if reader.read(1) == 1 {
                 cacheBits = reader.readInt(4)
                 guard (1...11).contains(cacheBits) else { throw .colorCacheBits(cacheBits) }
             }
-            let codes = try LosslessCodes.read(width: width, height: height, colorCacheBits: cacheBits,
-                                               allowMeta: allowMeta, stream: &self)
+            return try LosslessCodes.read(width: width, height: height, colorCacheBits: cacheBits,
+                                          allowMeta: allowMeta, stream: &self)
+        }
+
+        private mutating func decodeEntropyCodedImage(width: Int, height: Int, allowMeta: Bool,
+                                                      onRows: (UnsafePointer<UInt32>, Int) -> Void)
+            throws(LosslessDefect) -> [UInt32] {
+            let codes = try readCodes(width: width, height: height, allowMeta: allowMeta)
             let count = width * height
             try reserve(count, of: 4)
             var failure: LosslessDefect?
