@@ -67,7 +67,11 @@ extension WebP {
         }
 
         public func partialImage() -> Image? {
-            guard !frames.isEmpty else { return nil }
+            guard !frames.isEmpty else {
+                // A lossy still's rows so far, while its chunk arrives.
+                guard let partial = reader.partialStill else { return nil }
+                return Image(frames: [partial], loopCount: 1, format: .webp, metadata: reader.metadata)
+            }
             return Image(frames: frames, loopCount: reader.animation?.loopCount ?? 1, format: .webp, metadata: reader.metadata)
         }
 

@@ -55,6 +55,8 @@ extension WebP {
         var stillAlpha: [UInt8]?
         var pending: PendingFrame?
         var compositor: Compositor?
+        /// A lossy still image being decoded as its chunk arrives.
+        var lossyStream: LossyStream?
         /// Frames produced so far.
         private(set) var frameCount = 0
         mutating func incrementFrames() { frameCount &+= 1 }
@@ -113,6 +115,9 @@ extension WebP {
                     try begin(chunk)
                 case .peek(let chunk, let body):
                     try lexer.withBody(body, in: input) { (raw) throws(ImageDecodingError) in try peekHeader(chunk, raw) }.map { setStill($0) }
+                    try advanceStill(chunk, body, input)
+                case .progress(let chunk, let body):
+                    try advanceStill(chunk, body, input)
                 case .body(let chunk, let body):
                     if let frame = try end(chunk, body, input) { return .frame(frame) }
                 case .end(let leftover):
@@ -169,15 +174,17 @@ extension WebP {
             lexer.choose(wanted && fits ? .buffer(peek: 0) : .skip)
         }
 
-        /// Buffers a chunk whose payload is needed whole, after checking it fits the budget.
-        mutating func bufferChunk(_ chunk: ChunkLexer.Chunk, peek: Int = 0) throws(ImageDecodingError) {
+        /// Buffers a chunk whose payload is needed whole, after checking it fits the budget;
+        /// `progressive` has each further piece of it reported as it arrives.
+        mutating func bufferChunk(_ chunk: ChunkLexer.Chunk, peek: Int = 0, progressive: Bool = false) throws(ImageDecodingError) {
             try limits.checkBytes(chunk.size, alreadyUsed: retainedBytes)
-            lexer.choose(.buffer(peek: peek))
+            lexer.choose(progressive ? .stream(peek: peek) : .buffer(peek: peek))
         }
 
         private mutating func beginImage(_ chunk: ChunkLexer.Chunk) throws(ImageDecodingError) {
             if case .first = phase { phase = .stillChunks }
-            try bufferChunk(chunk, peek: BitstreamInfo.headerSize(lossless: chunk.tag == .vp8l))
+            // A lossy still is decoded as it arrives, for its partial rows.
+            try bufferChunk(chunk, peek: BitstreamInfo.headerSize(lossless: chunk.tag == .vp8l), progressive: chunk.tag == .vp8)
         }
 
         /// The first bytes of a still image's bitstream: its size is known before it is all here.
@@ -205,7 +212,9 @@ extension WebP {
                 }
                 return nil
             case (.stillChunks, .vp8), (.stillChunks, .vp8l):
-                let frame = try withPayload(body, input) { (reader, raw) throws(ImageDecodingError) in try reader.decodeStill(chunk, raw) }
+                let frame = try withPayload(body, input) { (reader, raw) throws(ImageDecodingError) in
+                    try reader.lossyStream == nil ? reader.decodeStill(chunk, raw) : reader.finishStill(chunk, raw)
+                }
                 phase = .trailing
                 frameCount = 1
                 return frame
