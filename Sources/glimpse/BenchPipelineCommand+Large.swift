@@ -20,10 +20,9 @@ extension BenchPipelineCommand {
         FixtureServer.images(in: bench).filter { $0.name.hasPrefix("jpeg/") || $0.name.hasPrefix("png/") }
     }
 
-    /// The 99th percentile of how late an unrelated task wakes from 10 ms sleeps while `rounds`
-    /// rounds of every large image load at once through `load` (milliseconds).
-    static func wakeUpDelay(rounds: Int, files: [FixtureServer.File], server: FixtureServer,
-                            load: @escaping @Sendable (URL) async -> Void) async -> (p99: Double, median: Double) {
+    /// The 99th percentile and the median of how late an unrelated task wakes from 10 ms
+    /// sleeps while `work` runs (milliseconds).
+    static func wakeUpDelay(while work: () async -> Void) async -> (p99: Double, median: Double) {
         let sleeper = Task<[Double], Never> {
             var delays: [Double] = []
             while !Task.isCancelled {
@@ -33,14 +32,7 @@ extension BenchPipelineCommand {
             }
             return delays
         }
-        for round in 0..<rounds {
-            await withTaskGroup(of: Void.self) { group in
-                for file in files {
-                    let url = server.url(file, copy: 1_000_000 + round)
-                    group.addTask { await load(url) }
-                }
-            }
-        }
+        await work()
         sleeper.cancel()
         let delays = await sleeper.value.sorted()
         guard !delays.isEmpty else { return (0, 0) }
@@ -48,36 +40,58 @@ extension BenchPipelineCommand {
         return (p99, delays[delays.count / 2])
     }
 
+    /// ``wakeUpDelay(while:)`` while `rounds` rounds of every large image load at once through `load`.
+    static func wakeUpDelay(rounds: Int, files: [FixtureServer.File], server: FixtureServer,
+                            load: @escaping @Sendable (URL) async -> Void) async -> (p99: Double, median: Double) {
+        await wakeUpDelay {
+            for round in 0..<rounds {
+                await withTaskGroup(of: Void.self) { group in
+                    for file in files {
+                        let url = server.url(file, copy: 1_000_000 + round)
+                        group.addTask { await load(url) }
+                    }
+                }
+            }
+        }
+    }
+
     /// `pipeline,latency-under-load`: p99 wake-up delay with the loads going through the pipeline
     /// (decoding on its own executor); the same loads decoded on the cooperative pool go to
     /// standard error for comparison.
     func latencyUnderLoad(_ files: [FixtureServer.File], server: FixtureServer,
                           downloader: ImageDownloader) async -> Double {
-        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
+        let pipeline = ImagePipeline(configuration: pipelineConfiguration(
             downloader: downloader, cache: ImageCache(memory: MemoryCache(costLimit: 64 << 20), disk: nil)))
         let rounds = max(1, latencyRounds)
+        let started = ContinuousClock.now
         let ours = await Self.wakeUpDelay(rounds: rounds, files: files, server: server) { url in
             _ = try? await pipeline.load(url)
         }
+        // The same sleeper for as long with nothing loading: what the machine's other
+        // processes alone cost a wake-up (on a shared machine, much of the figure).
+        let loading = ContinuousClock.now - started
+        let idle = await Self.wakeUpDelay { try? await Task.sleep(for: loading) }
         let pool = await Self.wakeUpDelay(rounds: rounds, files: files, server: server) { url in
             guard let downloaded = try? await downloader.download(url) else { return }
             _ = try? DecoderRegistry.standard.decode(downloaded.bytes)
         }
-        Terminal.standardError(String(format: "latency under load: p99 %.2f ms, median %.2f ms through the pipeline (processing width %d); decoding on the cooperative pool instead: p99 %.2f ms, median %.2f ms",
-                                      ours.p99, ours.median, pipeline.processingWidth, pool.p99, pool.median))
+        Terminal.standardError(String(format: "latency under load: p99 %.2f ms, median %.2f ms through the pipeline (processing width %d); decoding on the cooperative pool instead: p99 %.2f ms, median %.2f ms; nothing loading: p99 %.2f ms, median %.2f ms",
+                                      ours.p99, ours.median, pipeline.processingWidth, pool.p99, pool.median,
+                                      idle.p99, idle.median))
         return ours.p99
     }
 
     /// `pipeline,processed-disk-hit`: thumbnails/s after a restart with the processed images on
-    /// disk, against decoding each original from disk and resizing it again (standard error).
+    /// disk, against decoding each original from disk and resizing it again
+    /// (`pipeline,original-disk-hit-resized`).
     func processedDiskHits(_ files: [FixtureServer.File], server: FixtureServer, downloader: ImageDownloader,
-                           scratch: URL) async throws -> Double {
+                           scratch: URL) async throws -> (processed: Double, original: Double) {
         let processors: [any ImageTransformer] = [ImageTransformers.Resize(width: 256, allowsUpscaling: false)]
         func disk(_ name: String) throws -> DiskCache {
             try DiskCache(configuration: DiskCache.Configuration(directory: scratch.appendingPathComponent(name)))
         }
         func pipeline(_ disk: DiskCache, _ policy: ImagePipeline.DataCachePolicy) -> ImagePipeline {
-            var configuration = ImagePipeline.Configuration(downloader: downloader, cache: ImageCache(disk: disk))
+            var configuration = pipelineConfiguration(downloader: downloader, cache: ImageCache(disk: disk))
             configuration.dataCachePolicy = policy
             return configuration.pipeline
         }
@@ -114,7 +128,7 @@ extension BenchPipelineCommand {
         let again = Self.median(original)
         Terminal.standardError(String(format: "processed disk hits: %.1f thumbnails/s; original from disk decoded and resized again: %.1f/s (%.1fx, target >= 10x)",
                                       ours, again, ours / again))
-        return ours
+        return (ours, again)
     }
 }
 

@@ -48,6 +48,9 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Retry URLs that failed permanently a short while ago.")
     var retryFailed = false
 
+    @Option(help: "ignore: keep and serve whatever was downloaded (the default); respect: follow Cache-Control, Expires and validators as a private HTTP cache (RFC 9111).")
+    var httpCache: HTTPCacheArgument = .ignore
+
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
@@ -62,8 +65,9 @@ struct FetchCommand: AsyncParsableCommand {
         downloaderConfiguration.maximumConcurrentDownloads = concurrency
         let downloader = ImageDownloader(configuration: downloaderConfiguration)
         defer { downloader.invalidate() }
-        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
-            downloader: downloader, cache: ImageCache(disk: disk)))
+        var configuration = ImagePipeline.Configuration(downloader: downloader, cache: ImageCache(disk: disk))
+        configuration.httpCachePolicy = httpCache.policy
+        let pipeline = ImagePipeline(configuration: configuration)
         var options: ImageRequest.Options = [.waitForDiskStore]
         if retryFailed { options.insert(.retryFailed) }
         if refresh { options.insert(.refreshCached) }
@@ -142,5 +146,18 @@ struct FetchCommand: AsyncParsableCommand {
         let safe = String(last.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }.prefix(80))
         let path = (directory as NSString).appendingPathComponent("\(index)-\(safe.isEmpty ? "image" : safe).png")
         try ImageFiles.write(try PipelineSupport.png(image), to: path)
+    }
+}
+
+/// `--http-cache ignore|respect`.
+enum HTTPCacheArgument: String, ExpressibleByArgument, CaseIterable {
+    case ignore
+    case respect
+
+    var policy: HTTPCachePolicy {
+        switch self {
+        case .ignore: .ignore
+        case .respect: .respect
+        }
     }
 }

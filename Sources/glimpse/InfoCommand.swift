@@ -93,6 +93,12 @@ struct InfoCommand: ParsableCommand {
                 if !wholeFile, let info = decoder.info, let frames = info.frameCount {
                     return Report(file: file, sniffed: sniffed, info: info, frames: frames)
                 }
+                // The file is all here: an animated WebP's frames are counted from its chunk
+                // headers without decoding them.
+                if !wholeFile, let info = decoder.info, info.isAnimated, info.format == .webp,
+                   let frames = WebP.FrameIterator(bytes).frameCount {
+                    return Report(file: file, sniffed: sniffed, info: info, frames: frames)
+                }
                 if status == .complete { break }
             }
             let image = try decoder.finish()

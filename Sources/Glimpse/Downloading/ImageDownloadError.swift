@@ -8,8 +8,9 @@ public enum ImageDownloadError: Error, Sendable, Hashable, CustomStringConvertib
     /// (RFC 9110 §15).
     case badStatus(Int)
     /// The server answered 304 Not Modified to a conditional request
-    /// (RFC 9110 §15.4.5): the caller's cached copy is still valid.
-    case notModified
+    /// (RFC 9110 §15.4.5): the caller's cached copy is still valid. Carries the
+    /// 304's head, whose fields update the stored response's (RFC 9111 §4.3.4).
+    case notModified(ImageDownloadResponse)
     /// The response's media type (RFC 9110 §8.3) is not acceptable; carries it.
     case invalidContentType(String?)
     /// The response was acceptable but carried no bytes.

@@ -1,9 +1,10 @@
 import Foundation
 
-/// One caller's request for an image's bytes (and, optionally, the decoded image).
+/// One caller's request for an image's bytes.
 ///
 /// Requests that agree on ``url``, ``headers`` and ``options`` share one HTTP
-/// transfer; ``priority`` and ``decoding`` are per caller.
+/// transfer; ``priority`` is per caller. The downloader moves bytes only:
+/// ``ImagePipeline`` decodes them, with its one registry, on its own executor.
 public struct ImageDownloadRequest: Sendable {
     /// Per-request switches that change the HTTP exchange.
     public struct Options: OptionSet, Sendable, Hashable {
@@ -47,9 +48,17 @@ public struct ImageDownloadRequest: Sendable {
     /// They override the configuration's defaults.
     public var headers: [String: String]
     public var options: Options
-    /// Decode the body when set; bytes only otherwise (the pipeline always
-    /// asks for bytes and decodes with its own registry).
-    public var decoding: Decoding?
+    /// Decode the body when set (deprecated: the downloader moves bytes, the
+    /// pipeline decodes). Kept for source compatibility: such a request's bytes
+    /// are decoded after the transfer by the pipeline's decode stage, on an
+    /// executor of the downloader's own, once per caller.
+    @available(*, deprecated, message: "Load through ImagePipeline (image(for:), imageTask(for:) for partial images), or decode the bytes with DecoderRegistry")
+    public var decoding: Decoding? {
+        get { decodingRequest }
+        set { decodingRequest = newValue }
+    }
+    /// Storage of the deprecated ``decoding``.
+    var decodingRequest: Decoding?
     /// This request's idle timeout instead of the configuration's
     /// ``ImageDownloader/Configuration/timeout``.
     public var timeout: Duration?
@@ -58,15 +67,22 @@ public struct ImageDownloadRequest: Sendable {
     public var retryPolicy: RetryPolicy?
 
     public init(url: URL, priority: ImageDownloadPriority = .normal, headers: [String: String] = [:],
-                options: Options = [], decoding: Decoding? = nil, timeout: Duration? = nil,
-                retryPolicy: RetryPolicy? = nil) {
+                options: Options = [], timeout: Duration? = nil, retryPolicy: RetryPolicy? = nil) {
         self.url = url
         self.priority = priority
         self.headers = headers
         self.options = options
-        self.decoding = decoding
         self.timeout = timeout
         self.retryPolicy = retryPolicy
+    }
+
+    @available(*, deprecated, message: "Load through ImagePipeline (image(for:), imageTask(for:) for partial images), or decode the bytes with DecoderRegistry")
+    public init(url: URL, priority: ImageDownloadPriority = .normal, headers: [String: String] = [:],
+                options: Options = [], decoding: Decoding?, timeout: Duration? = nil,
+                retryPolicy: RetryPolicy? = nil) {
+        self.init(url: url, priority: priority, headers: headers, options: options, timeout: timeout,
+                  retryPolicy: retryPolicy)
+        decodingRequest = decoding
     }
 
     /// This request made conditional on a stored copy (RFC 9110 §13.1.2

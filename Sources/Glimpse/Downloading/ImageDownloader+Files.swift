@@ -46,7 +46,11 @@ extension ImageDownloader {
                 deliverIfActive(caller) { listener(count, count) }
             }
             emit(.stopped(url, error: nil))
-            postProcess(id, url: url, body: bytes, response: response, progressive: nil)
+            if needsProcessing {
+                postProcess(id, url: url, body: bytes, response: response)
+            } else {
+                finish(id, url: url, bytes: bytes, response: response)
+            }
         }
     }
 }

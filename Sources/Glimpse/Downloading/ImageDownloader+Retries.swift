@@ -21,12 +21,7 @@ extension ImageDownloader {
         watchdog.asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds))) { [weak self] in
             guard let self else { return }
             let toStart: [TransferID] = state.withLock { state in
-                guard !state.isInvalidated,
-                      let priority = state.registry.read(id, { transfer -> ImageDownloadPriority? in
-                          guard case .waiting = transfer.phase else { return nil }
-                          return transfer.priority
-                      }), let priority else { return [] }
-                state.registry.update(id) { $0.phase = .queued }
+                guard !state.isInvalidated, let priority = state.registry.endWait(id) else { return [] }
                 return state.queue.enqueue(id, priority: priority)
             }
             start(toStart)

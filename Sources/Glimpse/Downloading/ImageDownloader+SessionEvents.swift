@@ -25,19 +25,8 @@ extension ImageDownloader {
             state.registry.update(id) { transfer in
                 let result = transfer.machine.receivedHead(status: response.statusCode, headers: response.headers)
                 action = result
-                switch result {
-                case .restart:
+                if case .restart = result {
                     transfer.pendingRetry = (.zero, transfer.machine.attempts, .badStatus(response.statusCode))
-                case .proceed:
-                    // The progressive decoder can go on only if it has seen exactly
-                    // the bytes this attempt continues: those of earlier attempts
-                    // when resuming (none when they came from an earlier request),
-                    // none when starting over.
-                    let continues = transfer.machine.receivedCount > 0
-                    let decoderSawEarlierAttempts = transfer.machine.attempts > 1
-                    if continues != decoderSawEarlierAttempts { transfer.progressive = nil }
-                default:
-                    break
                 }
             }
             return action
@@ -99,7 +88,7 @@ extension ImageDownloader {
     }
 
     private func validate(_ response: ImageDownloadResponse) throws(ImageDownloadError) {
-        if response.statusCode == 304 { throw .notModified }
+        if response.statusCode == 304 { throw .notModified(response) }
         guard configuration.acceptableStatusCodes.contains(response.statusCode) else {
             throw .badStatus(response.statusCode)
         }
@@ -111,12 +100,12 @@ extension ImageDownloader {
         }
     }
 
-    /// A piece of the body: progress for every caller, partial images when due.
+    /// A piece of the body: progress and the piece for every caller that listens.
     ///
     /// - Parameter onSessionThread: called on URLSession's own thread: a
-    ///   transfer with a progressive decoder is left alone (decoding belongs on
-    ///   the events queue, and its pieces must reach the decoder in order) and
-    ///   a cancellation is sent from the events queue.
+    ///   transfer whose pieces already went to the events queue is left alone
+    ///   (its pieces must reach listeners in order) and a cancellation is sent
+    ///   from the events queue.
     /// - Returns: false when the piece was left alone and must be handed in
     ///   again from the events queue.
     @discardableResult
@@ -128,8 +117,7 @@ extension ImageDownloader {
             case tooLarge(TransferID)
             case progress(TransferID, received: Int64, expected: Int64?,
                           listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)],
-                          pieceListeners: [(TransferRegistry.CallerID, @Sendable ([UInt8]) -> Void)],
-                          progressive: ProgressiveDecodingThrottle?)
+                          pieceListeners: [(TransferRegistry.CallerID, @Sendable ([UInt8]) -> Void)])
         }
         let step: Step = state.withLock { state in
             guard let id = state.transferOfTask[ObjectIdentifier(task)]?.transfer else { return .gone }
@@ -137,17 +125,19 @@ extension ImageDownloader {
             // In place: a copy of the transfer held across the append would make
             // the append copy the whole body.
             state.registry.update(id) { transfer in
-                if onSessionThread, transfer.progressive != nil || transfer.piecesOnEventQueue {
+                if onSessionThread, transfer.piecesOnEventQueue {
                     transfer.piecesOnEventQueue = true
                     step = .deferred
                     return
                 }
-                let received = transfer.machine.receivedCount + data.count
-                guard received <= limit else {
+                guard transfer.machine.receivedCount + data.count <= limit else {
                     step = .tooLarge(id)
                     return
                 }
-                data.withUnsafeBytes { _ = transfer.machine.receivedBody($0) }
+                // 0: the machine dropped a late piece of an attempt it already stopped
+                // (for a restart or a retry); nobody may count or decode it.
+                let received = data.withUnsafeBytes { transfer.machine.receivedBody($0) }
+                guard received > 0 else { return }
                 transfer.lastActivity = .now
                 var listeners: [(TransferRegistry.CallerID, @Sendable (Int64, Int64?) -> Void)] = []
                 var pieceListeners: [(TransferRegistry.CallerID, @Sendable ([UInt8]) -> Void)] = []
@@ -155,13 +145,9 @@ extension ImageDownloader {
                     if let progress = entry.callbacks.progress { listeners.append((caller, progress)) }
                     if let piece = entry.callbacks.data { pieceListeners.append((caller, piece)) }
                 }
-                // Taken out so that decoding runs outside the lock; only this
-                // (serial) delegate queue touches it until it is put back.
-                let progressive = transfer.progressive
-                transfer.progressive = nil
                 step = .progress(id, received: Int64(received),
                                  expected: transfer.machine.expectedLength ?? transfer.response?.expectedContentLength,
-                                 listeners: listeners, pieceListeners: pieceListeners, progressive: progressive)
+                                 listeners: listeners, pieceListeners: pieceListeners)
             }
             return step
         }
@@ -178,7 +164,7 @@ extension ImageDownloader {
                 task.cancel()
             }
             return true
-        case .progress(let id, let received, let expected, let listeners, let pieceListeners, var progressive):
+        case .progress(_, let received, let expected, let listeners, let pieceListeners):
             if !pieceListeners.isEmpty {
                 let piece = [UInt8](data)
                 for (caller, listener) in pieceListeners {
@@ -187,25 +173,6 @@ extension ImageDownloader {
             }
             for (caller, listener) in listeners {
                 deliverIfActive(caller) { listener(received, expected) }
-            }
-            guard var decoder = progressive else { return true }
-            let partial = decoder.append([UInt8](data), received: received, expected: expected, now: .now)
-            progressive = decoder
-            let receivers: [(TransferRegistry.CallerID, @Sendable (Image) -> Void)] = state.withLock { state in
-                guard state.registry.contains(id) else { return [] }
-                state.registry.update(id) { $0.progressive = progressive }
-                guard partial != nil else { return [] }
-                return state.registry.read(id) { transfer in
-                    transfer.orderedCallers.compactMap { entry in
-                        guard entry.caller.decoding?.progressive != nil else { return nil }
-                        return entry.caller.callbacks.partialImage.map { (entry.id, $0) }
-                    }
-                } ?? []
-            }
-            if let partial {
-                for (caller, receiver) in receivers {
-                    deliverIfActive(caller) { receiver(partial) }
-                }
             }
             return true
         }
@@ -218,7 +185,7 @@ extension ImageDownloader {
             case abandoned(URL, ImageDownloadError?)
             case failed(URL, TransferID, ImageDownloadError)
             case retrying(URL, TransferID, delay: Duration, attempt: Int, error: ImageDownloadError)
-            case succeeded(URL, TransferID, [UInt8], ImageDownloadResponse?, ProgressiveDecodingThrottle?)
+            case succeeded(URL, TransferID, [UInt8], ImageDownloadResponse?)
             /// Bytes only: the transfer is already removed and its callers claimed.
             case delivered(URL, [UInt8], ImageDownloadResponse?, [(id: TransferRegistry.CallerID, caller: TransferRegistry.Caller)])
         }
@@ -256,19 +223,17 @@ extension ImageDownloader {
             state.registry.closeToJoiners(id)
             var body: [UInt8] = []
             var response: ImageDownloadResponse?
-            var progressive: ProgressiveDecodingThrottle?
             state.registry.update(id) { transfer in
                 transfer.phase = .processing
                 if case .complete(let bytes) = transfer.machine.finished() { body = bytes }
                 response = transfer.response
-                progressive = transfer.progressive
             }
-            // Nothing to transform or decode: the callers are claimed here, in
-            // the same critical section, instead of in three more.
-            if !body.isEmpty, !transforms, !state.registry.wantsDecoding(id), let transfer = state.registry.remove(id) {
+            // Nothing to transform: the callers are claimed here, in the same
+            // critical section, instead of in three more.
+            if !body.isEmpty, !transforms, let transfer = state.registry.remove(id) {
                 return (.delivered(url, body, response, transfer.orderedCallers), toStart)
             }
-            return (.succeeded(url, id, body, response, progressive), toStart)
+            return (.succeeded(url, id, body, response), toStart)
         }
         start(toStart)
         let mapped = error.map(Self.map)
@@ -289,14 +254,14 @@ extension ImageDownloader {
             emit(.finished(url))
             let result = ImageDownloadResult(bytes: body, response: response ?? Self.placeholderResponse(url), image: nil)
             complete(callers) { _ in .success(result) }
-        case .succeeded(let url, let id, let body, let response, let progressive):
+        case .succeeded(let url, let id, let body, let response):
             emit(.stopped(url, error: nil))
             let response = response ?? Self.placeholderResponse(url)
-            if needsProcessing(id) {
-                postProcess(id, url: url, body: body, response: response, progressive: progressive)
+            if needsProcessing {
+                postProcess(id, url: url, body: body, response: response)
             } else {
                 // Bytes only: no reason to hop to another thread.
-                finish(id, url: url, bytes: body, response: response, progressive: nil)
+                finish(id, url: url, bytes: body, response: response)
             }
         }
     }

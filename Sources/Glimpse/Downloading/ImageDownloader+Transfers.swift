@@ -139,31 +139,20 @@ extension ImageDownloader {
         }
     }
 
-    /// Transform and decode off the delegate queue: on the processing queue,
-    /// or in a task when the (async) data transform hook is set.
-    func postProcess(_ id: TransferID, url: URL, body: [UInt8], response: ImageDownloadResponse,
-                     progressive: ProgressiveDecodingThrottle?) {
-        if configuration.hooks.transformData != nil {
-            Task { [self] in
-                await process(id, url: url, body: body, response: response, progressive: progressive)
-            }
-        } else {
-            processing.async { [self] in
-                finish(id, url: url, bytes: body, response: response, progressive: progressive)
-            }
+    /// The data transform off the delegate queue: in a task (the hook is async).
+    func postProcess(_ id: TransferID, url: URL, body: [UInt8], response: ImageDownloadResponse) {
+        Task { [self] in
+            await process(id, url: url, body: body, response: response)
         }
     }
 
-    /// After the body is complete: the data transform, decoding for the
-    /// callers who asked for it, then the completions.
-    func process(_ id: TransferID, url: URL, body: [UInt8], response: ImageDownloadResponse,
-                 progressive: ProgressiveDecodingThrottle?) async {
+    /// After the body is complete: the data transform, then the completions.
+    func process(_ id: TransferID, url: URL, body: [UInt8], response: ImageDownloadResponse) async {
         guard !body.isEmpty else {
             fail(id, with: .emptyBody)
             return
         }
         var bytes = body
-        var progressive = progressive
         if let transform = configuration.hooks.transformData {
             do throws(ImageDownloadError) {
                 bytes = try await transform(body, response)
@@ -171,60 +160,24 @@ extension ImageDownloader {
                 fail(id, with: error)
                 return
             }
-            // The progressive decoder saw the untransformed bytes.
-            progressive = nil
         }
-        finish(id, url: url, bytes: bytes, response: response, progressive: progressive)
+        finish(id, url: url, bytes: bytes, response: response)
     }
 
-    /// Whether finishing a transfer needs more than handing out its bytes
-    /// (a transform or a decode), and so belongs off the delegate queue.
-    func needsProcessing(_ id: TransferID) -> Bool {
-        configuration.hooks.transformData != nil || state.withLock { $0.registry.wantsDecoding(id) }
-    }
+    /// Whether finishing a transfer needs more than handing out its bytes (a
+    /// transform), and so belongs off the delegate queue.
+    var needsProcessing: Bool { configuration.hooks.transformData != nil }
 
-    /// Decodes for the callers who asked, then completes every caller.
-    func finish(_ id: TransferID, url: URL, bytes: [UInt8], response: ImageDownloadResponse,
-                progressive: ProgressiveDecodingThrottle?) {
+    /// Completes every caller with the bytes.
+    func finish(_ id: TransferID, url: URL, bytes: [UInt8], response: ImageDownloadResponse) {
         guard !bytes.isEmpty else {
             fail(id, with: .emptyBody)
             return
         }
-        var progressive = progressive
-        let wanted: Set<DecodingOptions> = state.withLock { state in
-            state.registry.read(id) { Set($0.callers.values.compactMap { $0.decoding?.options }) } ?? []
-        }
-        var images: [DecodingOptions: Result<Image, ImageDecodingError>] = [:]
-        for options in wanted {
-            if var decoder = progressive, decoder.options == options {
-                do throws(ImageDecodingError) { images[options] = .success(try decoder.finish()) } catch { images[options] = .failure(error) }
-                progressive = nil
-                continue
-            }
-            do throws(ImageDecodingError) {
-                images[options] = .success(try configuration.decoderRegistry.decode(bytes, options: options))
-            } catch {
-                images[options] = .failure(error)
-            }
-        }
         guard let transfer = state.withLock({ $0.registry.remove(id) }) else { return }
-        let callers = transfer.orderedCallers
         // Before the completions, so that observers see it before callers move on.
         emit(.finished(url))
         let result = ImageDownloadResult(bytes: bytes, response: response, image: nil)
-        let decoded = images
-        complete(callers) { caller in
-            guard let options = caller.decoding?.options else { return .success(result) }
-            switch decoded[options] {
-            case .success(let image)?:
-                var withImage = result
-                withImage.image = image
-                return .success(withImage)
-            case .failure(let error)?:
-                return .failure(.decodingFailed(error))
-            case nil:
-                return .failure(.decodingFailed(.truncated))
-            }
-        }
+        complete(transfer.orderedCallers) { _ in .success(result) }
     }
 }

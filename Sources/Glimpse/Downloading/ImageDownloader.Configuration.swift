@@ -97,8 +97,15 @@ extension ImageDownloader {
         public var resumption = Resumption()
         public var maximumResponseSize: Int = 64 << 20
         public var allowedSchemes: Schemes = [.http, .https]
-        /// Decoders for requests that ask for an image.
-        public var decoderRegistry: DecoderRegistry = .standard
+        /// Decoders for requests with the deprecated ``ImageDownloadRequest/decoding``
+        /// only: ``ImagePipeline`` decodes with its own configuration's registry.
+        @available(*, deprecated, message: "The downloader moves bytes; configure decoders in ImagePipeline.Configuration.decoderRegistry")
+        public var decoderRegistry: DecoderRegistry {
+            get { legacyDecoderRegistry }
+            set { legacyDecoderRegistry = newValue }
+        }
+        /// Storage of the deprecated ``decoderRegistry``.
+        var legacyDecoderRegistry: DecoderRegistry = .standard
         public var hooks = Hooks()
         /// Where SDWebImage-style notifications are posted; none when `nil`.
         public var notificationCenter: NotificationCenter?

@@ -6,8 +6,9 @@ import FoundationNetworking
 import Synchronization
 
 /// Downloads images over URLSession: a bounded, prioritised queue; concurrent
-/// requests for one resource share one transfer; per-caller progress, partial
-/// images and cancellation; typed errors.
+/// requests for one resource share one transfer; per-caller progress, body
+/// pieces and cancellation; typed errors. It moves bytes only: decoding is
+/// the pipeline's (one registry, on the pipeline's executor).
 ///
 /// All mutable state — the ``DownloadQueue`` and ``TransferRegistry`` state
 /// machines — lives in one `Mutex`. Methods take the lock, let the state
@@ -40,15 +41,18 @@ public final class ImageDownloader: Sendable {
     /// thread (see ``SessionDelegateQueue``): only when that runs no user code,
     /// that is without a response validator or a notification center.
     let handlesEventsInline: Bool
-    /// Decoding and file reads. Dispatch rather than tasks: synchronous,
-    /// possibly long work must not occupy the cooperative pool (and must not
-    /// wait for it when other code keeps it busy).
+    /// File reads. Dispatch rather than tasks: synchronous, possibly long work
+    /// must not occupy the cooperative pool (and must not wait for it when
+    /// other code keeps it busy).
     let processing = DispatchQueue(label: "Glimpse.ImageDownloader.processing", attributes: .concurrent)
     /// Runs the idle-timeout watchdog: ``Configuration/timeout`` is enforced
     /// by the downloader because corelibs' URLSession does not time out a
     /// server that stalls after the response head. A dispatch queue rather
     /// than a task, so that a busy cooperative pool cannot delay it.
     let watchdog = DispatchQueue(label: "Glimpse.ImageDownloader.watchdog")
+    /// Decodes for callers of the deprecated ``ImageDownloadRequest/decoding``;
+    /// started on first use (most downloaders only move bytes for a pipeline).
+    let legacyDecoding = Mutex<ProcessingExecutor?>(nil)
 
     struct TaskEntry: Sendable {
         var transfer: TransferRegistry.TransferID
@@ -139,12 +143,14 @@ public final class ImageDownloader: Sendable {
     }
 
     func download(_ request: ImageDownloadRequest, _ handlers: DownloadCallbacks) -> ImageDownloadToken {
+        if let decoding = request.decodingRequest {
+            return downloadDecoding(request, decoding: decoding, handlers)
+        }
         let completion = handlers.completion
         if let refusal = refusal(of: request) {
             callbacks.async { completion(.failure(refusal)) }
             return ImageDownloadToken(id: .max, downloader: nil)
         }
-        let registry = configuration.decoderRegistry
         let (attached, toStart): ((caller: UInt64, transfer: Int, isNew: Bool)?, [Int]) = state.withLock { state in
             guard !state.isInvalidated else { return (nil, []) }
             let key = request.transferKey
@@ -157,15 +163,6 @@ public final class ImageDownloader: Sendable {
                 toStart = state.queue.enqueue(attached.transfer, priority: request.priority)
             } else if let priority = state.registry.read(attached.transfer, { $0.priority }) {
                 state.queue.setPriority(attached.transfer, priority)
-            }
-            if let decoding = request.decoding, let throttle = decoding.progressive {
-                state.registry.update(attached.transfer) { transfer in
-                    // A late joiner only gets partials if no byte has been fed yet.
-                    if transfer.progressive == nil, transfer.machine.receivedCount == 0, transfer.machine.attempts <= 1 {
-                        transfer.progressive = ProgressiveDecodingThrottle(registry: registry, options: decoding.options,
-                                                                           throttle: throttle)
-                    }
-                }
             }
             return (attached, toStart)
         }
@@ -328,19 +325,21 @@ public final class ImageDownloader: Sendable {
         return stream
     }
 
+    /// Posts the notification before the stream sees the event, so that an
+    /// observer woken by an event finds its notification already delivered.
     func emit(_ event: ImageDownloadEvent) {
-        if observerCount.load(ordering: .acquiring) > 0 {
-            let observers = state.withLock { Array($0.observers.values) }
-            for observer in observers { observer.yield(event) }
+        if let center = configuration.notificationCenter {
+            let (name, url): (Notification.Name, URL) = switch event {
+            case .started(let url): (.glimpseDownloadStart, url)
+            case .receivedResponse(let url, _): (.glimpseDownloadReceiveResponse, url)
+            case .retrying(let url, _, _, _): (.glimpseDownloadRetry, url)
+            case .stopped(let url, _): (.glimpseDownloadStop, url)
+            case .finished(let url): (.glimpseDownloadFinish, url)
+            }
+            center.post(name: name, object: self, userInfo: ["url": url])
         }
-        guard let center = configuration.notificationCenter else { return }
-        let (name, url): (Notification.Name, URL) = switch event {
-        case .started(let url): (.glimpseDownloadStart, url)
-        case .receivedResponse(let url, _): (.glimpseDownloadReceiveResponse, url)
-        case .retrying(let url, _, _, _): (.glimpseDownloadRetry, url)
-        case .stopped(let url, _): (.glimpseDownloadStop, url)
-        case .finished(let url): (.glimpseDownloadFinish, url)
-        }
-        center.post(name: name, object: self, userInfo: ["url": url])
+        guard observerCount.load(ordering: .acquiring) > 0 else { return }
+        let observers = state.withLock { Array($0.observers.values) }
+        for observer in observers { observer.yield(event) }
     }
 }

@@ -17,7 +17,6 @@ struct TransferRegistry: Sendable {
 
     struct Caller: Sendable {
         var priority: ImageDownloadPriority
-        var decoding: ImageDownloadRequest.Decoding?
         var callbacks: DownloadCallbacks
     }
 
@@ -30,7 +29,7 @@ struct TransferRegistry: Sendable {
         case running(URLSessionDataTask)
         /// Between attempts: no slot, no task; a timer queues it again.
         case waiting
-        /// The body is complete; transform and decoding run.
+        /// The body is complete; the data transform runs.
         case processing
     }
 
@@ -46,7 +45,6 @@ struct TransferRegistry: Sendable {
         /// the wait, the next attempt's number and why this one failed.
         var pendingRetry: (delay: Duration, attempt: Int, error: ImageDownloadError)?
         var response: ImageDownloadResponse?
-        var progressive: ProgressiveDecodingThrottle?
         /// Set when a body piece was sent from URLSession's thread to the
         /// downloader's event queue: every later piece follows it there, in order.
         var piecesOnEventQueue = false
@@ -88,7 +86,7 @@ struct TransferRegistry: Sendable {
         -> (caller: CallerID, transfer: TransferID, isNew: Bool) {
         let caller = nextCaller
         nextCaller += 1
-        let entry = Caller(priority: request.priority, decoding: request.decoding, callbacks: callbacks)
+        let entry = Caller(priority: request.priority, callbacks: callbacks)
         let key = request.transferKey
         if let id = joinable[key], contains(id) {
             transfers[id]?.callers[caller] = entry
@@ -170,6 +168,14 @@ struct TransferRegistry: Sendable {
 
     func contains(_ id: TransferID) -> Bool { transfers.index(forKey: id) != nil }
 
+    /// Moves a transfer whose retry wait is over back to the queue; returns its
+    /// priority, or `nil` when it is gone or no longer waiting (its callers left).
+    mutating func endWait(_ id: TransferID) -> ImageDownloadPriority? {
+        guard let index = transfers.index(forKey: id), case .waiting = transfers.values[index].phase else { return nil }
+        transfers.values[index].phase = .queued
+        return transfers.values[index].priority
+    }
+
     /// Moves a queued transfer to ``Phase/preparing`` and starts its next
     /// attempt; returns its request and the header fields the attempt adds
     /// (a range when resuming), or `nil` when it is gone or not queued.
@@ -187,11 +193,6 @@ struct TransferRegistry: Sendable {
         transfers.values[index].phase = .running(task)
         transfers.values[index].lastActivity = .now
         return true
-    }
-
-    /// Whether finishing the transfer involves decoding for some caller.
-    func wantsDecoding(_ id: TransferID) -> Bool {
-        read(id) { transfer in transfer.callers.values.contains { $0.decoding != nil } } ?? false
     }
 
     mutating func setPriority(_ priority: ImageDownloadPriority, of caller: CallerID) -> (TransferID, ImageDownloadPriority)? {

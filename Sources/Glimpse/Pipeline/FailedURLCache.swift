@@ -46,6 +46,19 @@ final class FailedURLCache: Sendable {
         }
     }
 
+    /// Separates a URL from what else tells its entries apart (see
+    /// `ImagePipeline.cacheKey(for:)`); a control character, so never part of a URL.
+    static let separator = "\u{1F}"
+
+    /// Forgets `url` and every entry of it kept apart by request header fields.
+    func removeAll(for url: String) {
+        let prefix = url + Self.separator
+        entries.withLock { entries in
+            entries[url] = nil
+            for key in entries.keys where key.hasPrefix(prefix) { entries[key] = nil }
+        }
+    }
+
     func remove(_ key: String) {
         _ = entries.withLock { $0.removeValue(forKey: key) }
     }

@@ -29,7 +29,8 @@ extension ImagePipeline {
             throw .downloadRefused
         }
         let download = ImageDownloadRequest(url: resolved.url, priority: request.priority, headers: request.headers,
-                                            timeout: request.timeout)
+                                            timeout: request.timeout, retryPolicy: request.retryPolicy)
+        let requestTime = Date()
         let loader = configuration.dataLoader
         let holder = PendingCancellation<any ImageDataLoadingTask> { $0.cancel() }
         typealias Outcome = Result<ImageDownloadResult, ImageDownloadError>
@@ -58,7 +59,10 @@ extension ImagePipeline {
         storing.request.options.remove(.firstFrameOnly)
         storing.key.variant = ""
         storing.request.options.insert(.waitForDiskStore)
-        await storeOriginal(downloaded.bytes, response: downloaded.response, storing)
+        let response = downloaded.response
+        guard configuration.httpCachePolicy.allowsStoring(headers: response.headers) else { return .network }
+        let freshness = HTTPFreshness(headers: response.headers, requestTime: requestTime, responseTime: Date())
+        await storeOriginal(downloaded.bytes, metadata: metadata(of: response, storing, freshness: freshness), storing)
         return .network
     }
 

@@ -1,54 +1,145 @@
+import Foundation
 import GlimpseCache
 
 extension ImagePipeline {
     /// The stages in order: memory → data tier → loader (with revalidation) →
     /// decode and process → store.
+    ///
+    /// Under ``HTTPCachePolicy/respect`` a data-tier hit is served only while
+    /// fresh (RFC 9111 §4.2); a stale one is revalidated with its validators
+    /// (§4.3) and served again on 304, or when the origin cannot be reached and
+    /// the response did not say `must-revalidate` (§4.2.4).
     func flow(_ request: LoadRequest, key: JobTable.Key, job: UInt64) async throws(ImageLoadError) -> ImageResult {
         // Looked up again: the job may start just after another one stored the image.
         if let hit = memoryStage(request) { return hit }
-        if let hit = try await diskStage(request) { return hit }
-        if request.options.contains(.fromCacheOnly) { throw .notCached }
+        var staleHit: DiskHit?
+        if let hit = try await diskStage(request) {
+            guard isStale(hit.result) else { return hit.result }
+            staleHit = hit
+        }
+        let stale = staleHit?.result
+        if request.options.contains(.fromCacheOnly) {
+            if let stale, stale.cacheMetadata?.freshness?.mustRevalidate != true { return stale }
+            throw .notCached
+        }
 
         // Every waiter may have left while the cache was consulted.
         if Task.isCancelled { throw .cancelled }
         var revalidation: Revalidation?
-        if request.options.contains(.refreshCached) {
+        if let staleHit {
+            revalidation = Revalidation(staleHit)
+        } else if request.options.contains(.refreshCached) {
             revalidation = await validators(request)
             if request.options.contains(.deliverCachedFirst) { await deliverCached(request, key: key, job: job) }
         }
+        let requestTime = Date()
         let downloaded: ImageDownloadResult
+        let feed: ProgressiveFeed?
         do throws(ImageLoadError) {
-            downloaded = try await downloadStage(request, revalidation: revalidation, key: key, job: job)
+            (downloaded, feed) = try await downloadStage(request, revalidation: revalidation, key: key, job: job)
         } catch {
-            if error == .download(.notModified), let revalidation {
-                return try await notModified(request, cached: revalidation)
+            if case .download(.notModified(let response)) = error, let revalidation {
+                return try await notModified(request, cached: revalidation, response: response, requestTime: requestTime)
             }
+            if let stale, mayServeStale(stale, after: error) { return stale }
             throw error
         }
-        if Task.isCancelled { throw .cancelled }
+        if Task.isCancelled {
+            feed?.close()
+            throw .cancelled
+        }
+        let response = downloaded.response
+        let freshness = HTTPFreshness(headers: response.headers, requestTime: requestTime, responseTime: Date())
+        let stores = configuration.httpCachePolicy.allowsStoring(headers: response.headers)
+        if !stores, let revalidation {
+            // The response that replaces the stored one may not be kept: neither may the old one.
+            configuration.cache.data?.removeData(forKey: revalidation.dataKey)
+        }
 
-        let processed = try await processingStage(downloaded.bytes, request)
-        storeStage(processed.image, request)
-        await storeOriginal(downloaded.bytes, response: downloaded.response, request,
-                            processedMissing: processed.encoded == nil)
-        await storeProcessed(processed.encoded, request)
+        let processed = try await processingStage(downloaded.bytes, request, progressive: feed)
+        guard stores else {
+            return ImageResult(image: processed.image, data: downloaded.bytes, tier: .network, url: request.url,
+                               response: response)
+        }
+        storeStage(processed.image, request, freshness: freshness)
+        let metadata = metadata(of: response, request, freshness: freshness)
+        await storeOriginal(downloaded.bytes, metadata: metadata, request, processedMissing: processed.encoded == nil)
+        await storeProcessed(processed.encoded, request, source: metadata)
         return ImageResult(image: processed.image, data: downloaded.bytes, tier: .network, url: request.url,
-                           response: downloaded.response)
+                           response: response)
     }
 
+    /// A stored response to revalidate: its bytes, metadata and where they are kept.
     struct Revalidation: Sendable {
         var data: [UInt8]
         var metadata: DiskCache.Metadata
+        /// The data tier's key of the entry: the original's or a processed variant's.
+        var dataKey: String
+        /// Whether the entry is the processed image (decoded only) rather than the original.
+        var isVariant: Bool
+        /// The image already decoded from the entry, when there is one.
+        var image: Image?
+
+        init(data: [UInt8], metadata: DiskCache.Metadata, dataKey: String, isVariant: Bool, image: Image? = nil) {
+            self.data = data
+            self.metadata = metadata
+            self.dataKey = dataKey
+            self.isVariant = isVariant
+            self.image = image
+        }
+
+        /// A stale data-tier hit, when it has validators.
+        init?(_ hit: DiskHit) {
+            guard let data = hit.result.data, let metadata = hit.result.cacheMetadata,
+                  ImagePipeline.hasValidators(metadata) else { return nil }
+            self.init(data: data, metadata: metadata, dataKey: hit.dataKey, isVariant: hit.isVariant,
+                      image: hit.result.image)
+        }
     }
 
-    /// The stored original and its validators (RFC 9110 §8.8) for a conditional
+    /// Whether a data-tier hit must not be served without asking the origin:
+    /// under ``HTTPCachePolicy/respect`` only, when its stored freshness has
+    /// run out or was never known (RFC 9111 §4.2).
+    private func isStale(_ hit: ImageResult) -> Bool {
+        guard configuration.httpCachePolicy == .respect else { return false }
+        guard let freshness = hit.cacheMetadata?.freshness else { return true }
+        return !freshness.isFresh(at: Date())
+    }
+
+    /// Whether a stale hit may be served because the origin could not answer
+    /// (RFC 9111 §4.2.4): not after `must-revalidate` or `no-cache`, nor when
+    /// the origin answered with an error status (it was reached, and said no).
+    private func mayServeStale(_ stale: ImageResult, after error: ImageLoadError) -> Bool {
+        guard stale.cacheMetadata?.freshness?.mustRevalidate != true else { return false }
+        switch error {
+        case .download(.transport), .download(.timedOut): return true
+        case .download(.badStatus(let status)): return (500...599).contains(status)
+        default: return false
+        }
+    }
+
+    /// The stored entry and its validators (RFC 9110 §8.8) for a conditional
     /// request; `nil` without a stored entry or validators.
     private func validators(_ request: LoadRequest) async -> Revalidation? {
-        guard request.usesDisk, let original = await configuration.cache.originalData(forKey: request.key.base) else {
-            return nil
+        guard request.usesDisk, let tier = configuration.cache.data else { return nil }
+        let found = await executor.run(priority: request.request.priority) { [self] () -> Revalidation? in
+            // A variant is decoded now (it is small), so that a 304 needs no decode that could fail.
+            if request.isProcessed, request.policy != .originalOnly,
+               let entry = tier.cachedData(forKey: request.key.memoryKey), Self.hasValidators(entry.metadata),
+               let image = decodeStoredVariant(entry.data, request) {
+                return Revalidation(data: entry.data, metadata: entry.metadata, dataKey: request.key.memoryKey,
+                                    isVariant: true, image: image)
+            }
+            guard let entry = tier.cachedData(forKey: request.key.base), Self.hasValidators(entry.metadata) else {
+                return nil
+            }
+            return Revalidation(data: entry.data, metadata: entry.metadata, dataKey: request.key.base, isVariant: false)
         }
-        guard original.metadata.etag != nil || original.metadata.lastModified != nil else { return nil }
-        return Revalidation(data: original.data, metadata: original.metadata)
+        return found ?? nil
+    }
+
+    static func hasValidators(_ metadata: DiskCache.Metadata) -> Bool {
+        metadata.etag != nil || metadata.lastModified != nil
     }
 
     /// ``ImageRequest/Options/deliverCachedFirst``: the cached image (memory, else
@@ -60,19 +151,38 @@ extension ImagePipeline {
         }
         var cached = request
         cached.request.options.remove(.refreshCached)
-        if let hit = try? await diskStage(cached) { reportPartialImage(key, job: job, image: hit.image) }
+        if let hit = try? await diskStage(cached) { reportPartialImage(key, job: job, image: hit.result.image) }
     }
 
-    /// 304 Not Modified (RFC 9110 §15.4.5): the cached copy is current.
-    private func notModified(_ request: LoadRequest, cached: Revalidation) async throws(ImageLoadError) -> ImageResult {
-        if let image = configuration.cache.image(forKey: request.key) {
-            return ImageResult(image: image, data: cached.data, tier: .memory, url: request.url,
-                               cacheMetadata: cached.metadata)
+    /// 304 Not Modified (RFC 9110 §15.4.5): the cached copy is current. Its
+    /// stored freshness and validators are refreshed from the 304's header
+    /// fields (RFC 9111 §4.3.4) and written back with the same bytes.
+    private func notModified(_ request: LoadRequest, cached: Revalidation, response: ImageDownloadResponse,
+                             requestTime: Date) async throws(ImageLoadError) -> ImageResult {
+        var metadata = cached.metadata
+        metadata.etag = response.entityTag ?? metadata.etag
+        metadata.lastModified = response.lastModified ?? metadata.lastModified
+        if configuration.httpCachePolicy == .respect {
+            metadata.freshness = HTTPFreshness(refreshing: metadata.freshness, headers: response.headers,
+                                               requestTime: requestTime, responseTime: Date())
         }
+        await configuration.cache.storeData(cached.data, metadata: metadata, forDataKey: cached.dataKey,
+                                            waits: request.options.contains(.waitForDiskStore))
+        if let image = cached.image {
+            storeStage(image, request, freshness: metadata.freshness)
+            return ImageResult(image: image, data: cached.data, tier: .disk, url: request.url, response: response,
+                               cacheMetadata: metadata)
+        }
+        if let image = configuration.cache.image(forKey: request.key) {
+            storeStage(image, request, freshness: metadata.freshness)
+            return ImageResult(image: image, data: cached.data, tier: .memory, url: request.url, response: response,
+                               cacheMetadata: metadata)
+        }
+        // Only originals come without an image: variants are decoded when they are read.
         let processed = try await processingStage(cached.data, request)
-        storeStage(processed.image, request)
-        await storeProcessed(processed.encoded, request)
+        await storeProcessed(processed.encoded, request, source: metadata)
+        storeStage(processed.image, request, freshness: metadata.freshness)
         return ImageResult(image: processed.image, data: cached.data, tier: .disk, url: request.url,
-                           cacheMetadata: cached.metadata)
+                           response: response, cacheMetadata: metadata)
     }
 }

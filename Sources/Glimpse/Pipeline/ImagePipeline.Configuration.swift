@@ -49,9 +49,17 @@ extension ImagePipeline {
         public var processingWidth: Int = Self.defaultProcessingWidth
         /// What the data tier keeps (``DataCachePolicy/automatic``).
         public var dataCachePolicy: DataCachePolicy = .automatic
-        /// Quality (1…100) of processed images stored as JPEG (opaque images, when
-        /// the encoder registry has JPEG); PNG is lossless and ignores it.
-        public var encodingQuality: Int = 85
+        /// Whether the tiers follow the origin's caching instructions
+        /// (``HTTPCachePolicy/ignore``: keep and serve everything, as Kingfisher and
+        /// SDWebImage do; ``HTTPCachePolicy/respect``: RFC 9111 freshness, validators,
+        /// `no-store` and `Vary`).
+        public var httpCachePolicy: HTTPCachePolicy = .ignore
+        /// Encodes processed images for the data tier: JPEG for opaque 8-bit
+        /// images, PNG otherwise (and when the registry has no JPEG encoder).
+        public var encoderRegistry: EncoderRegistry = .standard
+        /// Quality (1…100) of processed images stored as JPEG (4:2:0, ITU T.81
+        /// Annex K tables scaled as libjpeg does); PNG is lossless and ignores it.
+        public var encodingQuality: Int = 80
         /// Maps a URL to the resource part of its cache key (e.g. to drop a
         /// signature query item); the absolute string when `nil`. A request's
         /// own ``ImageRequest/cacheKey`` wins over it.

@@ -24,6 +24,8 @@ public final class ImagePipeline: Sendable {
     let table = Mutex(JobTable())
     /// Decoding, processing and encoding, off the cooperative pool.
     let executor: ProcessingExecutor
+    /// Freshness of the memory tier's images under ``HTTPCachePolicy/respect``.
+    let memoryFreshness = FreshnessTable()
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -59,7 +61,8 @@ public final class ImagePipeline: Sendable {
     /// calling task detaches this caller only.
     public func load(_ url: URL) async throws(ImageLoadError) -> ImageResult {
         // The common memory hit without building a request (a measured third of a hit's cost).
-        if configuration.cacheKeyFilter == nil, let image = configuration.cache.memory.image(forKey: url.absoluteString) {
+        if configuration.cacheKeyFilter == nil, configuration.httpCachePolicy == .ignore,
+           let image = configuration.cache.memory.image(forKey: url.absoluteString) {
             return ImageResult(image: image, tier: .memory, url: url)
         }
         return try await load(ImageRequest(url: url))
@@ -155,9 +158,21 @@ public final class ImagePipeline: Sendable {
     /// The cache key `request` is stored under: ``ImageCacheKey/base`` for its
     /// original bytes, ``ImageCacheKey/memoryKey`` for the decoded (and
     /// processed) image and its encoded copy in the data tier.
+    ///
+    /// Requests that send their own `Authorization`, `Cookie` or `Accept` get a
+    /// base of their own (the resource, then a digest of those fields), so that
+    /// one user's or one format's response is never served for another's; a
+    /// request's own ``ImageRequest/cacheKey`` is taken as it is.
     public func cacheKey(for request: ImageRequest) -> ImageCacheKey {
-        let base = request.cacheKey ?? request.url.map { configuration.cacheKeyFilter?($0) ?? $0.absoluteString } ?? ""
-        return ImageCacheKey(base: base, variant: request.variant)
+        if let key = request.cacheKey { return ImageCacheKey(base: key, variant: request.variant) }
+        let resource = request.url.map { configuration.cacheKeyFilter?($0) ?? $0.absoluteString } ?? ""
+        return ImageCacheKey(base: Self.separated(resource, request), variant: request.variant)
+    }
+
+    /// `key`, with the digest of the request's distinguishing header fields when it has any.
+    static func separated(_ key: String, _ request: ImageRequest) -> String {
+        guard let digest = request.distinguishingDigest else { return key }
+        return key + FailedURLCache.separator + "h=" + digest
     }
 
     /// Cancels every load in flight; each caller's result is ``ImageLoadError/cancelled``.
@@ -165,9 +180,10 @@ public final class ImagePipeline: Sendable {
         for waiter in table.withLock({ $0.allWaiters }) { _ = cancel(waiter: waiter) }
     }
 
-    /// Forgets a failed URL so that the next load tries the network again.
+    /// Forgets a failed URL (for every set of credentials it was asked with)
+    /// so that the next load tries the network again.
     public func removeFailedURL(_ url: URL) {
-        failedURLs.remove(url.absoluteString)
+        failedURLs.removeAll(for: url.absoluteString)
     }
 
     /// Forgets every failed URL.
@@ -195,8 +211,8 @@ public final class ImagePipeline: Sendable {
     /// Stage 1: the URL and cache keys.
     func resolve(_ request: ImageRequest) -> Result<LoadRequest, ImageLoadError> {
         guard let url = request.url else { return .failure(.download(.invalidURL)) }
-        return .success(LoadRequest(request: request, url: url, urlKey: url.absoluteString, key: cacheKey(for: request),
-                                    policy: configuration.dataCachePolicy))
+        return .success(LoadRequest(request: request, url: url, urlKey: Self.separated(url.absoluteString, request),
+                                    key: cacheKey(for: request), policy: configuration.dataCachePolicy))
     }
 
     /// A memory hit or a fail-fast answer, without starting a job.

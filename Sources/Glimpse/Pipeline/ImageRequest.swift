@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import GlimpseCache
 
 /// What to load and how: the resource (a URL, or a `URLRequest` with its own
 /// header fields and timeout), the processors applied to the decoded image,
@@ -27,6 +28,10 @@ public struct ImageRequest: Sendable {
     /// Decode images larger than this many pixel bytes (first frame) at
     /// reduced size: JPEG through DCT scaling, then a resize.
     public var maximumPixelBytes: Int?
+    /// Overrides the downloader's ``ImageDownloader/Configuration/retryPolicy``
+    /// for this request's download (``RetryPolicy/never`` for a caller that
+    /// retries on its own).
+    public var retryPolicy: RetryPolicy?
 
     public init(url: URL, processors: [any ImageTransformer] = [], options: Options = [],
                 priority: ImageDownloadPriority = .normal, cacheKey: String? = nil, maximumPixelBytes: Int? = nil) {
@@ -62,6 +67,24 @@ public struct ImageRequest: Sendable {
         let interval = urlRequest.timeoutInterval
         guard interval > 0, interval.isFinite else { return nil }
         return .milliseconds(Int64((interval * 1000).rounded(.up)))
+    }
+
+    /// Request header fields that select a different response for the same URL:
+    /// credentials (`Authorization`, `Cookie`) and content negotiation
+    /// (`Accept`, RFC 9110 §12.5.1). Requests that differ in them never share a
+    /// cache entry or a failed-URL entry, unless ``cacheKey`` maps them to one.
+    static let distinguishingHeaders: Set<String> = ["authorization", "cookie", "accept"]
+
+    /// A digest of this request's ``distinguishingHeaders`` (names lowercased,
+    /// sorted), or `nil` when it sends none of its own. A digest rather than the
+    /// values, so that credentials never reach a cache key or a file on disk.
+    var distinguishingDigest: String? {
+        let fields = headers.compactMap { name, value -> String? in
+            let lowered = name.lowercased()
+            return Self.distinguishingHeaders.contains(lowered) ? lowered + ":" + value : nil
+        }
+        guard !fields.isEmpty else { return nil }
+        return String(SHA256.hexDigest(Array(fields.sorted().joined(separator: "\n").utf8)).prefix(32))
     }
 
     /// The decoding and processing part of the cache key.

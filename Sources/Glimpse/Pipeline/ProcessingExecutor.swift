@@ -53,18 +53,37 @@ final class ProcessingExecutor: Sendable {
     /// How many threads run jobs.
     let width: Int
 
-    /// - Parameter width: threads (at least one).
-    init(width: Int, name: String = "Glimpse.ImagePipeline.processing") {
+    /// - Parameters:
+    ///   - width: threads (at least one).
+    ///   - name: the threads' name prefix, as `top -H`, `perf` and debuggers show
+    ///     it (Linux keeps 15 bytes of a thread name, index included).
+    init(width: Int, name: String = "glimpse.decode") {
         self.width = max(1, width)
         shared = Shared()
         for index in 0..<self.width {
             let shared = self.shared
-            let thread = Thread { Self.loop(shared) }
-            thread.name = "\(name).\(index)"
+            let threadName = "\(name)\(index)"
+            let thread = Thread {
+                Self.nameCurrentThread(threadName)
+                Self.loop(shared)
+            }
+            thread.name = threadName
             // Decoders recurse little, but large images use deep call chains in the codecs.
             thread.stackSize = 4 << 20
             thread.start()
         }
+    }
+
+    /// corelibs' `Thread.name` does not reach the kernel's name of the thread
+    /// (which new threads inherit from their creator, often a GCD worker):
+    /// written here, from the thread itself.
+    private static func nameCurrentThread(_ name: String) {
+        #if os(Linux)
+        let comm = String(name.utf8.prefix(15)) ?? name
+        guard let handle = FileHandle(forWritingAtPath: "/proc/thread-self/comm") else { return }
+        handle.write(Data(comm.utf8))
+        try? handle.close()
+        #endif
     }
 
     private static func loop(_ shared: Shared) {

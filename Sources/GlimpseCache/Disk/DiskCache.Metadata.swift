@@ -14,19 +14,24 @@ extension DiskCache {
         public var originalURL: String?
         /// When the entry was written; set by the cache on `setData`, max age counts from it.
         public var storedDate: Date
+        /// The response's freshness (RFC 9111 §4.2), kept by callers that follow
+        /// HTTP caching rules; `nil` when they do not.
+        public var freshness: HTTPFreshness?
 
         public init(
             etag: String? = nil,
             lastModified: String? = nil,
             contentType: String? = nil,
             originalURL: String? = nil,
-            storedDate: Date = Date(timeIntervalSince1970: 0)
+            storedDate: Date = Date(timeIntervalSince1970: 0),
+            freshness: HTTPFreshness? = nil
         ) {
             self.etag = etag
             self.lastModified = lastModified
             self.contentType = contentType
             self.originalURL = originalURL
             self.storedDate = storedDate
+            self.freshness = freshness
         }
     }
 }
@@ -34,8 +39,13 @@ extension DiskCache {
 extension DiskCache.Metadata {
     private static let absent: UInt32 = .max
 
+    /// Tag of the optional freshness record that may follow the strings.
+    private static let freshnessTag: UInt8 = 1
+
     /// Layout: stored date (Int64 LE, milliseconds since 1970), then four optional strings,
-    /// each a UInt32 LE byte length (`0xFFFFFFFF` = absent) followed by UTF-8 bytes.
+    /// each a UInt32 LE byte length (`0xFFFFFFFF` = absent) followed by UTF-8 bytes, then
+    /// optional tagged records: tag 1, freshness (three Int64 LE and one flag byte).
+    /// Records written before a tag existed simply end after the strings.
     func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         let milliseconds = Int64((storedDate.timeIntervalSince1970 * 1000).rounded())
@@ -48,6 +58,13 @@ extension DiskCache.Metadata {
             } else {
                 bytes.appendLittleEndian(Self.absent)
             }
+        }
+        if let freshness {
+            bytes.append(Self.freshnessTag)
+            for value in [freshness.responseTime, freshness.initialAge, freshness.lifetime] {
+                bytes.appendLittleEndian(UInt64(bitPattern: value))
+            }
+            bytes.append(freshness.mustRevalidate ? 1 : 0)
         }
         return bytes
     }
@@ -64,10 +81,21 @@ extension DiskCache.Metadata {
             return .some(String(decoding: utf8, as: UTF8.self))
         }
         guard let etag = field(), let lastModified = field(), let contentType = field(),
-              let originalURL = field(), reader.isAtEnd else { return nil }
+              let originalURL = field() else { return nil }
+        var freshness: HTTPFreshness?
+        if !reader.isAtEnd {
+            guard reader.read(count: 1)?.first == Self.freshnessTag,
+                  let responseTime = reader.readUInt64(), let initialAge = reader.readUInt64(),
+                  let lifetime = reader.readUInt64(), let flag = reader.read(count: 1)?.first, flag <= 1,
+                  reader.isAtEnd else { return nil }
+            freshness = HTTPFreshness(responseTime: Int64(bitPattern: responseTime),
+                                      initialAge: Int64(bitPattern: initialAge),
+                                      lifetime: Int64(bitPattern: lifetime), mustRevalidate: flag == 1)
+        }
         self.init(
             etag: etag, lastModified: lastModified, contentType: contentType, originalURL: originalURL,
-            storedDate: Date(timeIntervalSince1970: Double(Int64(bitPattern: milliseconds)) / 1000)
+            storedDate: Date(timeIntervalSince1970: Double(Int64(bitPattern: milliseconds)) / 1000),
+            freshness: freshness
         )
     }
 }

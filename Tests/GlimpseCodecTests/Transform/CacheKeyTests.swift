@@ -10,7 +10,7 @@ struct CacheKeyTests {
             X.Resize(width: 256), X.Resize(width: 255), X.Resize(height: 256), X.Resize(width: 256, height: 256),
             X.Resize(width: 256, height: 256, mode: .fill), X.Resize(width: 256, height: 256, mode: .stretch),
             X.Resize(width: 256, filter: .mitchell), X.Resize(width: 256, filter: .bilinear), X.Resize(width: 256, filter: .box),
-            X.Resize(width: 256, linearLight: true), X.Resize(width: 256, allowsUpscaling: false),
+            X.Resize(width: 256, linearLight: true), X.Resize(width: 256, allowsUpscaling: true),
             X.Resize(width: 256, reducingGap: nil), X.Resize(width: 256, reducingGap: 2),
             X.Crop(x: 0, y: 0, width: 10, height: 10), X.Crop(x: 1, y: 0, width: 10, height: 10),
             X.Crop(x: 0, y: 1, width: 10, height: 10), X.Crop(x: 0, y: 0, width: 11, height: 10),
@@ -32,7 +32,7 @@ struct CacheKeyTests {
 
     @Test func keysAreStable() {
         // Literal expectations: a changed format would orphan every cached variant.
-        #expect(X.Resize(width: 256).cacheKey == "resize(256x_,fit,lanczos3,linear=0,upscale=1,gap=3.0,orient)")
+        #expect(X.Resize(width: 256).cacheKey == "resize(256x_,fit,lanczos3,linear=0,upscale=0,gap=3.0,orient)")
         #expect(X.Resize(width: 64, height: 32, mode: .fill, filter: .mitchell, linearLight: true,
                          allowsUpscaling: false, reducingGap: nil).cacheKey
                 == "resize(64x32,fill,mitchell,linear=1,upscale=0,gap=exact,orient)")
@@ -46,7 +46,7 @@ struct CacheKeyTests {
         #expect(X.GaussianBlur(sigma: 1.5).cacheKey == "blur(1.5)")
         #expect(X.GaussianBlur(sigma: 8, method: .boxCascade).cacheKey == "blur(8.0,boxCascade)")
         #expect(X.Composition(X.AutoOrient(), X.Resize(width: 10), X.GaussianBlur(sigma: 2)).cacheKey
-                == "orient|resize(10x_,fit,lanczos3,linear=0,upscale=1,gap=3.0,orient)|blur(2.0)")
+                == "orient|resize(10x_,fit,lanczos3,linear=0,upscale=0,gap=3.0,orient)|blur(2.0)")
         // Limits never change a successful result, so they are not part of the key.
         var limits = DecodingLimits()
         limits.maxWidth = 100

@@ -13,7 +13,8 @@ struct ResizeTests {
             let source = T.constant(width: 37, height: 23, colour, format: format)
             let expected = T.constant(width: 1, height: 1, colour, format: format).pixel(x: 0, y: 0)
             for (w, h) in [(7, 5), (36, 22), (80, 61), (1, 1)] {
-                let out = try Resize(width: w, height: h, mode: .stretch, filter: filter, linearLight: linearLight).transform(source)
+                let out = try Resize(width: w, height: h, mode: .stretch, filter: filter, linearLight: linearLight,
+                                     allowsUpscaling: true).transform(source)
                 #expect(out.width == w && out.height == h && out.format == format)
                 #expect(T.allPixels(out).allSatisfy { $0 == expected }, "\(filter) \(format) \(w)x\(h)")
             }
@@ -26,7 +27,8 @@ struct ResizeTests {
     func lanczosMatchesPillow(reference name: String, width: Int, height: Int) throws {
         let source = try T.fixture("gradient-64x48.pam")
         let reference = try T.fixture(name)
-        let out = try Resize(width: width, height: height, mode: .stretch, filter: .lanczos3, reducingGap: nil).transform(source)
+        let out = try Resize(width: width, height: height, mode: .stretch, filter: .lanczos3, allowsUpscaling: true,
+                             reducingGap: nil).transform(source)
         #expect(out.width == reference.width && out.height == reference.height)
         #expect(T.maximumDifference(out, reference) <= 2)
     }
@@ -39,7 +41,8 @@ struct ResizeTests {
     func premultipliedLanczosMatchesPillow(reference name: String, width: Int, height: Int) throws {
         let source = try T.fixture("gradient-alpha-64x48.pam")
         let reference = try T.fixture(name)
-        let out = try Resize(width: width, height: height, mode: .stretch, filter: .lanczos3, reducingGap: nil).transform(source)
+        let out = try Resize(width: width, height: height, mode: .stretch, filter: .lanczos3, allowsUpscaling: true,
+                             reducingGap: nil).transform(source)
         #expect(out.width == reference.width && out.height == reference.height)
         let pairs = zip(T.allPixels(out), T.allPixels(reference))
         let alphaError = pairs.map { abs(Int($0.w) - Int($1.w)) }.max() ?? 99
@@ -84,7 +87,7 @@ struct ResizeTests {
 
     @Test func boxPreReductionStaysCloseToExactFiltering() throws {
         let source = try T.fixture("gradient-64x48.pam")
-        let big = try Resize(width: 640, height: 480, mode: .stretch, filter: .bilinear).transform(source)
+        let big = try Resize(width: 640, height: 480, mode: .stretch, filter: .bilinear, allowsUpscaling: true).transform(source)
         for filter in [ResamplingFilter.lanczos3, .mitchell] {
             let fast = try Resize(width: 40, filter: filter).transform(big)
             let exact = try Resize(width: 40, filter: filter, reducingGap: nil).transform(big)
@@ -102,7 +105,8 @@ struct ResizeTests {
         let row = Array(repeating: red, count: 8) + Array(repeating: blue, count: 8)
         let source = T.rgba8(width: 16, height: 2, row + row)
         for (w, h) in [(5, 1), (7, 2), (40, 3)] {
-            let out = try Resize(width: w, height: h, mode: .stretch, filter: filter, linearLight: linearLight).transform(source)
+            let out = try Resize(width: w, height: h, mode: .stretch, filter: filter, linearLight: linearLight,
+                                     allowsUpscaling: true).transform(source)
             let visible = T.allPixels(out).filter { $0.w > 0 }
             #expect(!visible.isEmpty)
             #expect(visible.allSatisfy { $0.x == 0 && $0.y == 0 && $0.z == 255 }, "\(filter) \(w)x\(h): \(visible)")
@@ -128,9 +132,12 @@ struct ResizeTests {
         #expect((byWidth.width, byWidth.height) == (30, 15))
         let byHeight = try Resize(height: 10).transform(source)
         #expect((byHeight.width, byHeight.height) == (20, 10))
-        let noUpscale = try Resize(width: 400, allowsUpscaling: false).transform(source)
-        #expect(noUpscale == source)
-        let upscale = try Resize(width: 400).transform(source)
+        // Never enlarged unless asked, in every mode.
+        #expect(try Resize(width: 400).transform(source) == source)
+        #expect(try Resize(width: 400, height: 400, mode: .stretch).transform(source) == source)
+        let filled = try Resize(width: 400, height: 400, mode: .fill).transform(source)
+        #expect((filled.width, filled.height) == (50, 50), "fill still crops to the box's aspect ratio")
+        let upscale = try Resize(width: 400, allowsUpscaling: true).transform(source)
         #expect((upscale.width, upscale.height) == (400, 200))
     }
 
@@ -173,10 +180,10 @@ struct ResizeTests {
         var limits = DecodingLimits()
         limits.maxTotalBytes = 100 * 50 * 4 * 3 // room for three enlarged frames, not five
         #expect(throws: TransformError.limitExceeded(.totalBytes)) {
-            try Resize(width: 100, limits: limits).transform(image)
+            try Resize(width: 100, allowsUpscaling: true, limits: limits).transform(image)
         }
         limits.maxTotalBytes = 100 * 50 * 4 * 5
-        #expect(try Resize(width: 100, limits: limits).transform(image).frames.count == 5)
+        #expect(try Resize(width: 100, allowsUpscaling: true, limits: limits).transform(image).frames.count == 5)
         limits.maxTotalBytes = 11 * 11 * 4 * 4 // 45° turns 10×5 into 11×11
         #expect(throws: TransformError.limitExceeded(.totalBytes)) {
             try ImageTransformers.Rotate(degrees: 45, limits: limits).transform(image)
@@ -190,13 +197,17 @@ struct ResizeTests {
             let error = #expect(throws: TransformError.self) { try resize.transform(source) }
             guard case .invalidParameter = error else { Issue.record("\(resize.cacheKey): \(String(describing: error))"); continue }
         }
-        #expect(throws: TransformError.limitExceeded(.width)) { try Resize(width: 1 << 40).transform(source) }
-        #expect(throws: TransformError.limitExceeded(.height)) { try Resize(width: 8, height: Int.max, mode: .stretch).transform(source) }
-        #expect(throws: TransformError.limitExceeded(.width)) { try Resize(height: 100_000).transform(source) }
+        #expect(throws: TransformError.limitExceeded(.width)) { try Resize(width: 1 << 40, allowsUpscaling: true).transform(source) }
+        #expect(throws: TransformError.limitExceeded(.height)) {
+            try Resize(width: 8, height: Int.max, mode: .stretch, allowsUpscaling: true).transform(source)
+        }
+        #expect(throws: TransformError.limitExceeded(.width)) { try Resize(height: 100_000, allowsUpscaling: true).transform(source) }
+        // Without enlarging, a huge target leaves the image as it is.
+        #expect(try Resize(width: 1 << 40).transform(source) == source)
         var small = DecodingLimits()
         small.maxPixelsPerFrame = 1000
         #expect(throws: TransformError.limitExceeded(.pixelsPerFrame)) {
-            try Resize(width: 100, limits: small).transform(source)
+            try Resize(width: 100, allowsUpscaling: true, limits: small).transform(source)
         }
         #expect(throws: TransformError.emptyImage) { try Resize(width: 4).transform(PixelBuffer(width: 0, height: 0)) }
     }

@@ -13,8 +13,10 @@ struct TransformRobustnessTests {
         for size in [1, 2, 3, 7, 1 << 20, Int.max] {
             for mode in X.Resize.Mode.allCases {
                 for filter in ResamplingFilter.allCases {
+                    list.append(X.Resize(width: size, height: 3, mode: mode, filter: filter, allowsUpscaling: true))
                     list.append(X.Resize(width: size, height: 3, mode: mode, filter: filter))
-                    list.append(X.Resize(width: 1, height: size, mode: mode, filter: filter, linearLight: true, reducingGap: 1))
+                    list.append(X.Resize(width: 1, height: size, mode: mode, filter: filter, linearLight: true,
+                                         allowsUpscaling: true, reducingGap: 1))
                 }
             }
         }

@@ -52,6 +52,7 @@ import TestSupport
             let url = shared.appendingPathComponent(name)
             guard FileManager.default.fileExists(atPath: url.path) else { continue }
             let bytes = try Fixtures.bytes(at: url)
+            #expect(WebP.FrameIterator(bytes).frameCount == expected.count, "\(name): frames counted from the chunk headers")
             #if DEBUG
             // Debug builds skip the long ones (sample_big, muybridge, the bench pans: 5-50 Mi pixels
             // of frames); release runs them all.

@@ -17,8 +17,12 @@ import TestSupport
                 #expect(image.frames.map(\.duration) == expected.map { .milliseconds($0.duration) }, "\(name) \(chunking)")
             }
             var iterator = WebP.FrameIterator(bytes)
+            // An animation's frames are counted from the chunk headers before any is decoded;
+            // a still image is one frame once its header is read.
+            if expected.count > 1 { #expect(iterator.frameCount == expected.count, "\(name): counted frames") }
             var streamed: [UInt32] = []
             while let frame = try iterator.next() { streamed.append(T.crc(frame)) }
+            #expect(iterator.frameCount == expected.count, "\(name): frame count")
             #expect(streamed == expected.map(\.crc), "\(name) through FrameIterator")
         }
     }
@@ -36,6 +40,21 @@ import TestSupport
         var options = DecodingOptions()
         options.firstFrameOnly = true
         #expect(try WebP.Decoder.decode(bytes, options: options).frames.count == 1)
+        // The whole file in one piece: its frames are counted from the chunk headers,
+        // also when only the first is decoded.
+        var first = WebP.Decoder(options: options)
+        #expect(try first.append(bytes) == .complete)
+        #expect(first.info?.frameCount == 6 && first.partialImage()?.frames.count == 1)
+        // Fed byte by byte, the count is known only at the end.
+        var bytewise = WebP.Decoder(options: DecodingOptions())
+        for (index, byte) in bytes.enumerated() {
+            _ = try bytewise.append([byte])
+            if index < bytes.count - 1 && bytewise.info?.frameCount != nil {
+                Issue.record("frame count known at byte \(index)")
+                break
+            }
+        }
+        #expect(bytewise.info?.frameCount == 6)
     }
 
     @Test func partialImagesHoldTheFinishedFrames() throws {

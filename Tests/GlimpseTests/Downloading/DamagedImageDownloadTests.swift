@@ -22,10 +22,12 @@ struct DamagedImageDownloadTests {
         return Array(file.prefix(file.count / 2))
     }()
 
+    @available(*, deprecated, message: "tests the deprecated decoding request")
     static func harness() throws -> DownloaderHarness {
         try DownloaderHarness.make { $0.decoderRegistry = .standard }
     }
 
+    @available(*, deprecated, message: "tests the deprecated decoding request")
     @Test func aDamagedFileDecodesWithItsWarnings() async throws {
         let harness = try Self.harness()
         harness.server.setRoute("/cut.png", .fixed(.ok(Self.cutPNG, contentType: "image/png")))
@@ -35,6 +37,7 @@ struct DamagedImageDownloadTests {
         await harness.finish()
     }
 
+    @available(*, deprecated, message: "tests the deprecated decoding request")
     @Test func aTransferCutBeforeItsContentLengthIsATransportError() async throws {
         let harness = try Self.harness()
         let declared = Self.cutPNG.count * 2

@@ -49,8 +49,9 @@ struct ImageDownloaderFeatureTests {
         await harness.finish()
     }
 
+    @available(*, deprecated, message: "tests the deprecated decoding request")
     @Test func decodesWithTheInjectedRegistry() async throws {
-        let harness = try DownloaderHarness.make()
+        let harness = try DownloaderHarness.make { $0.decoderRegistry = RowsTestDecoder.registry }
         let file = RowsTestDecoder.encode(width: 3, height: 2)
         harness.server.setRoute("/rows", .fixed(.ok(file, contentType: "application/octet-stream")))
         harness.server.setRoute("/garbage", .fixed(.ok(Array(repeating: 0x20, count: 64))))
@@ -68,8 +69,9 @@ struct ImageDownloaderFeatureTests {
         await harness.finish()
     }
 
+    @available(*, deprecated, message: "tests the deprecated decoding request")
     @Test func coalescedCallersGetBytesOrImagesAsEachAsked() async throws {
-        let harness = try DownloaderHarness.make()
+        let harness = try DownloaderHarness.make { $0.decoderRegistry = RowsTestDecoder.registry }
         let file = RowsTestDecoder.encode(width: 2, height: 2)
         harness.server.setRoute("/rows", .fixed(Response(body: .drip(file, chunkSize: 8, interval: .milliseconds(5)))))
         let recorder = DownloadRecorder()
@@ -82,8 +84,9 @@ struct ImageDownloaderFeatureTests {
         await harness.finish()
     }
 
+    @available(*, deprecated, message: "tests the deprecated decoding request")
     @Test func progressiveModeHandsOutGrowingPartialImages() async throws {
-        let harness = try DownloaderHarness.make()
+        let harness = try DownloaderHarness.make { $0.decoderRegistry = RowsTestDecoder.registry }
         let file = RowsTestDecoder.encode(width: 16, height: 8)
         // One row (64 bytes) every 30 ms.
         harness.server.setRoute("/progressive", .fixed(Response(body: .drip(file, chunkSize: 64, interval: .milliseconds(30)))))

@@ -151,7 +151,12 @@ struct ImageDownloaderHTTPTests {
         #expect(tag == "\"v1\"")
         let revalidation = ImageDownloadRequest(url: harness.url("/etag"))
             .revalidating(entityTag: first.response.entityTag, lastModified: first.response.lastModified)
-        await #expect(throws: ImageDownloadError.notModified) { try await harness.downloader.download(revalidation) }
+        let error = await #expect(throws: ImageDownloadError.self) { try await harness.downloader.download(revalidation) }
+        guard case .notModified(let response)? = error else {
+            Issue.record("expected notModified, got \(String(describing: error))")
+            return
+        }
+        #expect(response.statusCode == 304)
         let stale = ImageDownloadRequest(url: harness.url("/etag"), headers: ["If-None-Match": "\"v0\""])
         #expect(try await harness.downloader.download(stale).bytes == body)
         #expect(harness.server.requests.map { $0.header("If-None-Match") } == [nil, "\"v1\"", "\"v0\""])

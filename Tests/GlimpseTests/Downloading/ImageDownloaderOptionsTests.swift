@@ -22,6 +22,7 @@ struct ImageDownloaderOptionsTests {
         await harness.finish()
     }
 
+    @available(*, deprecated, message: "tests the deprecated decoding request")
     @Test func fileURLsOnlyWhenOptedIn() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-downloader-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -34,7 +35,10 @@ struct ImageDownloaderOptionsTests {
         await #expect(throws: ImageDownloadError.invalidURL) { try await closed.downloader.download(file) }
         await closed.finish()
 
-        let open = try DownloaderHarness.make { $0.allowedSchemes = [.http, .file] }
+        let open = try DownloaderHarness.make {
+            $0.allowedSchemes = [.http, .file]
+            $0.decoderRegistry = RowsTestDecoder.registry
+        }
         let result = try await open.downloader.download(ImageDownloadRequest(url: file, decoding: .init()))
         #expect(result.bytes == bytes)
         #expect(result.image?.width == 2)

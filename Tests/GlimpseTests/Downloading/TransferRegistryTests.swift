@@ -53,7 +53,9 @@ struct ImageDownloadErrorTests {
                                                .invalidContentType("text/html"), .emptyBody, .tooLarge,
                                                .decodingFailed(.truncated), .transformFailed("x")]
         let transient: [ImageDownloadError] = [.badStatus(500), .badStatus(503), .badStatus(408), .badStatus(429),
-                                               .notModified, .timedOut, .cancelled,
+                                               .notModified(ImageDownloadResponse(url: nil, statusCode: 304, headers: [:],
+                                                                                  mimeType: nil, expectedContentLength: nil)),
+                                               .timedOut, .cancelled,
                                                .transport(code: -1004, message: "refused")]
         let permanentFlags = permanent.map(\.isPermanent)
         let transientFlags = transient.map(\.isPermanent)

@@ -1,5 +1,6 @@
 import Foundation
 import Glimpse
+import GlimpseCache
 import TestSupport
 import Testing
 
@@ -77,5 +78,25 @@ extension PipelineTests {
             let key = ImageCacheKey(base: harness.url("/k.png").absoluteString)
             #expect(harness.cache.image(forKey: key) != nil)
         }
+    }
+}
+
+extension PipelineTests.ImagePipelineTransformerTests {
+    /// A 6×6 icon asked for at 256 stays 6×6 through the pipeline, whichever way the
+    /// resize is spelled; enlarging is an explicit opt-in.
+    @Test func smallImagesAreNeverEnlargedUnlessAsked() async throws {
+        let icon = try PipelineTests.ImagePipelineProcessedEncodingTests.gradientPNG(width: 6, height: 6)
+        let cache = ImageCache(memory: MemoryCache(costLimit: 1 << 20), disk: nil)
+        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
+            dataLoader: DictionaryLoader(files: ["/icon.png": icon]), cache: cache))
+        let url = try #require(URL(string: "https://images.example/icon.png"))
+        for resize in [ImageTransformers.Resize.resize(width: 256), ImageTransformers.Resize(width: 256),
+                       ImageTransformers.Resize(width: 256, height: 256, mode: .stretch)] {
+            let image = try await pipeline.image(for: ImageRequest(url: url, processors: [resize]))
+            #expect((image.width, image.height) == (6, 6), "\(resize.cacheKey)")
+        }
+        let enlarged = try await pipeline.image(for: ImageRequest(
+            url: url, processors: [ImageTransformers.Resize(width: 256, allowsUpscaling: true)]))
+        #expect((enlarged.width, enlarged.height) == (256, 256))
     }
 }

@@ -15,9 +15,18 @@ extension ImagePipeline {
     /// those, else the original — read, decoded and processed in one job on the
     /// executor (a data tier may block: it never runs on the cooperative pool).
     ///
+    /// A data-tier hit: the result, and which entry gave it.
+    struct DiskHit: Sendable {
+        var result: ImageResult
+        /// The entry's key: the processed variant's or the original's.
+        var dataKey: String
+        /// Whether the entry was the processed image (decoded only).
+        var isVariant: Bool
+    }
+
     /// Returns `nil` on a miss. Bytes that no longer decode are removed, so the
     /// loader stage fetches a fresh copy.
-    func diskStage(_ request: LoadRequest) async throws(ImageLoadError) -> ImageResult? {
+    func diskStage(_ request: LoadRequest) async throws(ImageLoadError) -> DiskHit? {
         guard request.readsCache, request.usesDisk, let tier = configuration.cache.data else { return nil }
         guard let outcome = await executor.run(priority: jobPriority(request), { [self] in
             readDisk(request, from: tier)
@@ -28,12 +37,16 @@ extension ImagePipeline {
         case .failure(let error):
             throw error
         case .variant(let image, let data, let metadata):
-            storeStage(image, request)
-            return ImageResult(image: image, data: data, tier: .disk, url: request.url, cacheMetadata: metadata)
+            storeStage(image, request, freshness: metadata.freshness)
+            return DiskHit(result: ImageResult(image: image, data: data, tier: .disk, url: request.url,
+                                               cacheMetadata: metadata),
+                           dataKey: request.key.memoryKey, isVariant: true)
         case .original(let processed, let data, let metadata):
-            storeStage(processed.image, request)
-            await storeProcessed(processed.encoded, request)
-            return ImageResult(image: processed.image, data: data, tier: .disk, url: request.url, cacheMetadata: metadata)
+            storeStage(processed.image, request, freshness: metadata.freshness)
+            await storeProcessed(processed.encoded, request, source: metadata)
+            return DiskHit(result: ImageResult(image: processed.image, data: data, tier: .disk, url: request.url,
+                                               cacheMetadata: metadata),
+                           dataKey: request.key.base, isVariant: false)
         }
     }
 

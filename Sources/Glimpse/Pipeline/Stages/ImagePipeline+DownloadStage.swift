@@ -5,14 +5,17 @@ extension ImagePipeline {
     ///
     /// Cancelling the job's task cancels its loader task; the downloader's own
     /// coalescing keeps other pipelines' callers unaffected.
+    ///
+    /// - Returns: the bytes and, for a progressive load, the feed whose decoder
+    ///   saw them (the processing stage finishes it instead of decoding again).
     func downloadStage(_ request: LoadRequest, revalidation: Revalidation?, key: JobTable.Key,
-                       job: UInt64) async throws(ImageLoadError) -> ImageDownloadResult {
+                       job: UInt64) async throws(ImageLoadError) -> (ImageDownloadResult, ProgressiveFeed?) {
         if let shouldDownload = configuration.hooks.shouldDownload, !shouldDownload(request.url) {
             throw .downloadRefused
         }
         let priority = table.withLock { $0.priority(of: key, job: job) } ?? request.request.priority
         var download = ImageDownloadRequest(url: request.url, priority: priority, headers: request.request.headers,
-                                            timeout: request.request.timeout)
+                                            timeout: request.request.timeout, retryPolicy: request.request.retryPolicy)
         if let revalidation {
             // If-None-Match / If-Modified-Since (RFC 9110 §13.1.2, §13.1.3).
             download = download.revalidating(entityTag: revalidation.metadata.etag,
@@ -39,7 +42,6 @@ extension ImagePipeline {
             handlers.data = { piece in progressive.append(piece) }
             feed = progressive
         }
-        defer { feed?.close() }
         let holder = PendingCancellation<any ImageDataLoadingTask> { $0.cancel() }
         let loader = configuration.dataLoader
         typealias Outcome = Result<ImageDownloadResult, ImageDownloadError>
@@ -57,8 +59,11 @@ extension ImagePipeline {
         }
         _ = table.withLock { $0.setLoading(nil, key: key, job: job) }
         switch result {
-        case .success(let downloaded): return downloaded
-        case .failure(let error): throw .download(error)
+        case .success(let downloaded):
+            return (downloaded, feed)
+        case .failure(let error):
+            feed?.close()
+            throw .download(error)
         }
     }
 }

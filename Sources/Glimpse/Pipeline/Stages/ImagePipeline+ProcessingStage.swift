@@ -4,22 +4,44 @@ extension ImagePipeline {
     /// downloaded-image hook, the request's processors and — when the data tier
     /// keeps processed images — their encoding, as one job on the pipeline's
     /// bounded executor.
-    func processingStage(_ bytes: [UInt8], _ request: LoadRequest) async throws(ImageLoadError) -> Processed {
+    ///
+    /// - Parameter progressive: the feed of a progressive load, whose decoder
+    ///   has seen every byte: finishing it gives the image without decoding the
+    ///   body a second time (unless the request decodes at reduced size, which
+    ///   the feed's decoder does not).
+    func processingStage(_ bytes: [UInt8], _ request: LoadRequest,
+                         progressive: ProgressiveFeed? = nil) async throws(ImageLoadError) -> Processed {
+        var decoded: Image?
+        if let progressive {
+            // A downloader's data transform changes the bytes after the feed saw them.
+            if request.request.maximumPixelBytes == nil, configuration.downloader?.configuration.hooks.transformData == nil {
+                decoded = await progressive.finish(count: bytes.count)
+            } else {
+                progressive.close()
+            }
+        }
+        let image = decoded
         guard let result = await executor.run(priority: jobPriority(request), { [self] in
-            process(bytes, request, encodes: request.storesProcessed)
+            process(bytes, request, encodes: request.storesProcessed, decoded: image)
         }) else { throw .cancelled }
         return try result.get()
     }
 
-    /// The stage's work, on an executor thread.
-    func process(_ bytes: [UInt8], _ request: LoadRequest, encodes: Bool) -> Result<Processed, ImageLoadError> {
+    /// The stage's work, on an executor thread; `decoded` is the image of
+    /// `bytes` when a progressive decoder already made it.
+    func process(_ bytes: [UInt8], _ request: LoadRequest, encodes: Bool,
+                 decoded: Image? = nil) -> Result<Processed, ImageLoadError> {
         let decode = DecodeStage(registry: configuration.decoderRegistry, options: request.request.decodingOptions,
                                  maxPixelBytes: request.request.maximumPixelBytes)
         var image: Image
-        do throws(ImageDecodingError) {
-            image = try decode.decode(bytes)
-        } catch {
-            return .failure(.decoding(error))
+        if let decoded {
+            image = decoded
+        } else {
+            do throws(ImageDecodingError) {
+                image = try decode.decode(bytes)
+            } catch {
+                return .failure(.decoding(error))
+            }
         }
         image = configuration.hooks.transformDownloadedImage?(image, request.url) ?? image
         for processor in request.request.processors {
@@ -29,7 +51,13 @@ extension ImagePipeline {
                 return .failure(.transform(error))
             }
         }
-        let encoded = encodes ? DataCacheEncoder(quality: configuration.encodingQuality).encode(image) : nil
+        // An image recovered from damaged bytes is not stored re-encoded: its
+        // re-encoding would decode clean, losing the warnings. The original
+        // is kept in its place and decodes with the same warnings each time.
+        let keepsWarnings = !image.warnings.isEmpty
+        let encoded = encodes && !keepsWarnings
+            ? DataCacheEncoder(registry: configuration.encoderRegistry, quality: configuration.encodingQuality).encode(image)
+            : nil
         return .success(Processed(image: image, encoded: encoded))
     }
 

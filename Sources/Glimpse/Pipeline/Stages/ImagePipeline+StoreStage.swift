@@ -1,22 +1,35 @@
+import Foundation
 import GlimpseCache
 
 extension ImagePipeline {
-    /// Stage 6: the final image into memory under its variant key.
-    func storeStage(_ image: Image, _ request: LoadRequest) {
+    /// Stage 6: the final image into memory under its variant key, with the
+    /// freshness of the response it came from (kept under
+    /// ``HTTPCachePolicy/respect`` only: see ``FreshnessTable``).
+    func storeStage(_ image: Image, _ request: LoadRequest, freshness: HTTPFreshness? = nil) {
         configuration.cache.memory.store(image, forKey: request.key.memoryKey, cost: image.byteCount)
+        if configuration.httpCachePolicy == .respect {
+            memoryFreshness.record(request.key.memoryKey, freshness: freshness, at: Date())
+        }
     }
 
-    /// Stage 6, data half: the original bytes and their validators under the
+    /// The data tier's record of a response: its validators (RFC 9110 §8.8),
+    /// media type and, under ``HTTPCachePolicy/respect``, freshness.
+    func metadata(of response: ImageDownloadResponse, _ request: LoadRequest,
+                  freshness: HTTPFreshness?) -> DiskCache.Metadata {
+        DiskCache.Metadata(etag: response.entityTag, lastModified: response.lastModified,
+                           contentType: response.mimeType, originalURL: request.url.absoluteString,
+                           freshness: configuration.httpCachePolicy == .respect ? freshness : nil)
+    }
+
+    /// Stage 6, data half: the original bytes and their metadata under the
     /// resource key, when the policy keeps originals; awaited or in the
     /// background per ``ImageRequest/Options/waitForDiskStore``. `processedMissing`: the
     /// policy wanted the processed image but it has no encoding (an animation), so the
     /// original is kept in its place.
-    func storeOriginal(_ bytes: [UInt8], response: ImageDownloadResponse, _ request: LoadRequest,
+    func storeOriginal(_ bytes: [UInt8], metadata: DiskCache.Metadata, _ request: LoadRequest,
                        processedMissing: Bool = false) async {
         guard request.storesOriginal || (processedMissing && request.storesProcessed),
               configuration.cache.data != nil else { return }
-        let metadata = DiskCache.Metadata(etag: response.entityTag, lastModified: response.lastModified,
-                                          contentType: response.mimeType, originalURL: request.urlKey)
         let cache = configuration.cache
         if request.options.contains(.waitForDiskStore) {
             await cache.storeOriginal(bytes, metadata: metadata, forKey: request.key)
@@ -25,10 +38,14 @@ extension ImagePipeline {
         }
     }
 
-    /// Stage 6, processed half: the encoded processed image under the variant key.
-    func storeProcessed(_ encoded: EncodedImage?, _ request: LoadRequest) async {
+    /// Stage 6, processed half: the encoded processed image under the variant
+    /// key, with the validators and freshness of the response it was made from
+    /// (`source`), so that it is revalidated as that response would be.
+    func storeProcessed(_ encoded: EncodedImage?, _ request: LoadRequest, source: DiskCache.Metadata) async {
         guard let encoded, request.storesProcessed else { return }
-        let metadata = DiskCache.Metadata(contentType: encoded.contentType, originalURL: request.urlKey)
+        var metadata = source
+        metadata.contentType = encoded.contentType
+        metadata.originalURL = request.url.absoluteString
         await configuration.cache.storeData(encoded.bytes, metadata: metadata, forDataKey: request.key.memoryKey,
                                             waits: request.options.contains(.waitForDiskStore))
     }

@@ -34,10 +34,12 @@ extension ImageTransformers {
         public var filter: ResamplingFilter
         /// Filter in linear light rather than on gamma-encoded samples.
         public var linearLight: Bool
-        /// Whether an image smaller than the target may be enlarged. When `false`
-        /// it keeps its size (``Mode/fill`` still crops to the box's aspect ratio).
-        /// The `.resize(…)` shorthand, the pipeline's everyday spelling, leaves it
-        /// off unless asked (a 6×6 icon stays 6×6).
+        /// Whether an image smaller than the target may be enlarged. Off by
+        /// default, as in every spelling (`Resize(…)`, `.resize(…)`): a smaller
+        /// image keeps its size (a 6×6 icon asked for at 256 stays 6×6;
+        /// ``Mode/fill`` still crops to the box's aspect ratio), because an
+        /// enlarged thumbnail holds no more detail and costs the square of the
+        /// scale in memory and in the cache. Set it to opt in.
         public var allowsUpscaling: Bool
         /// Whether ``transform(_:)-(Image)`` first turns the image upright as its
         /// EXIF orientation says (``AutoOrient``; TIFF 6.0 tag 0x0112), so that the
@@ -50,7 +52,7 @@ extension ImageTransformers {
         public var limits: DecodingLimits
 
         public init(width: Int? = nil, height: Int? = nil, mode: Mode = .fit, filter: ResamplingFilter = .lanczos3,
-                    linearLight: Bool = false, allowsUpscaling: Bool = true, reducingGap: Double? = 3,
+                    linearLight: Bool = false, allowsUpscaling: Bool = false, reducingGap: Double? = 3,
                     appliesOrientation: Bool = true, limits: DecodingLimits = DecodingLimits()) {
             self.width = width
             self.height = height

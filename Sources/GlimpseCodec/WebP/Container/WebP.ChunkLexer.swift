@@ -36,6 +36,9 @@ extension WebP {
             case chunk(Chunk)
             /// The first bytes (`peek` of ``Action/buffer(peek:)``) of a payload being staged.
             case peek(Chunk, Body)
+            /// More bytes of a payload staged with ``Action/stream(peek:)``, past its `peek`
+            /// bytes: the staging buffer holds its first bytes (not all of them).
+            case progress(Chunk, Body)
             /// A whole payload (or the fixed header of ``Action/header(_:)``).
             case body(Chunk, Body)
             /// The RIFF payload is used up; `leftover` bytes (1…7) remained, too few for a chunk header.
@@ -46,6 +49,9 @@ extension WebP {
             case skip
             /// Buffer the payload; report its first `peek` bytes early when it is split.
             case buffer(peek: Int)
+            /// As `buffer`, and report each further piece of a split payload (``Event/progress(_:_:)``)
+            /// for a decoder that works on a payload as it arrives.
+            case stream(peek: Int)
             /// Read the first `count` bytes of the payload (the padding byte counts, as libwebp
             /// reads it), then skip the rest.
             case prefix(Int)
@@ -58,7 +64,7 @@ extension WebP {
             case riffHeader
             case chunkHeader
             case awaitingChoice(Chunk)
-            case buffering(Chunk, count: Int, peek: Int, nested: Bool)
+            case buffering(Chunk, count: Int, peek: Int, nested: Bool, progressive: Bool = false)
             case skipping(Int)
             case ended
         }
@@ -100,6 +106,8 @@ extension WebP {
                 state = .skipping(max(0, min(chunk.paddedEnd, riffEnd) &- position))
             case .buffer(let peek):
                 state = .buffering(chunk, count: chunk.size, peek: min(peek, chunk.size), nested: false)
+            case .stream(let peek):
+                state = .buffering(chunk, count: chunk.size, peek: min(peek, chunk.size), nested: false, progressive: true)
             case .prefix(let count):
                 state = .buffering(chunk, count: min(count, RIFF.paddedSize(chunk.size)), peek: 0, nested: false)
             case .header(let count):
@@ -160,7 +168,7 @@ extension WebP {
                     offset &+= step
                     position &+= step
                     state = .skipping(remaining &- step)
-                case .buffering(let chunk, let count, let peek, let nested):
+                case .buffering(let chunk, let count, let peek, let nested, let progressive):
                     let available = input.count &- offset
                     if staged.isEmpty && available >= count {
                         // The whole payload is in this input: hand it out in place.
@@ -184,6 +192,9 @@ extension WebP {
                     }
                     if peek > 0, before < peek, staged.count >= peek {
                         return .peek(chunk, .staged)
+                    }
+                    if progressive, staged.count >= peek {
+                        return .progress(chunk, .staged)
                     }
                     return nil
                 case .ended:

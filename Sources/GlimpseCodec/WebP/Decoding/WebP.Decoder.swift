@@ -32,7 +32,9 @@ extension WebP {
         public var info: ImageInfo? {
             guard let size = reader.canvasSize else { return nil }
             let animated = reader.isAnimated
-            let count: Int? = animated ? (isComplete && !options.firstFrameOnly ? frames.count : nil) : 1
+            // An animation's frames are known from its chunk headers when the rest of the file
+            // came in one piece, else once every frame is decoded.
+            let count: Int? = animated ? (reader.countedFrames ?? (isComplete && !options.firstFrameOnly ? frames.count : nil)) : 1
             return ImageInfo(format: .webp, width: size.width, height: size.height, frameCount: count,
                              isAnimated: animated, bitDepth: 8, hasAlpha: reader.hasAlpha, metadata: reader.metadata)
         }
@@ -65,7 +67,11 @@ extension WebP {
         }
 
         public func partialImage() -> Image? {
-            guard !frames.isEmpty else { return nil }
+            guard !frames.isEmpty else {
+                // A lossy still's rows so far, while its chunk arrives.
+                guard let partial = reader.partialStill else { return nil }
+                return Image(frames: [partial], loopCount: 1, format: .webp, metadata: reader.metadata)
+            }
             return Image(frames: frames, loopCount: reader.animation?.loopCount ?? 1, format: .webp, metadata: reader.metadata)
         }
 

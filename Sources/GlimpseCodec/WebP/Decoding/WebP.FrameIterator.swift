@@ -34,6 +34,7 @@ extension WebP {
         /// An iterator over the frames of `bytes`, a complete file.
         public init(_ bytes: some Collection<UInt8>, options: DecodingOptions = DecodingOptions()) {
             buffer = Array(bytes)
+            countedFrames = buffer.withUnsafeBytes { FrameCounter.count(file: $0) }
             inputEnded = true
             reader = FrameReader(options: options)
             firstFrameOnly = options.firstFrameOnly
@@ -63,6 +64,18 @@ extension WebP {
 
         /// Canvas width and height, once known.
         public var canvasSize: (width: Int, height: Int)? { reader.canvasSize }
+
+        /// Frames counted from an animation's chunk headers at `init` (a whole file).
+        private var countedFrames: Int?
+
+        /// The number of frames when known without decoding them: an animation's `ANMF`
+        /// chunks once the whole file is at hand (counted at `init` for a file in memory, or
+        /// when the rest of the file arrives in one piece), 1 for a still image once its
+        /// header is read.
+        public var frameCount: Int? {
+            if let count = countedFrames ?? reader.countedFrames { return count }
+            return canvasSize != nil && !isAnimated ? 1 : nil
+        }
 
         /// Whether the file is an animation (its `VP8X` says so).
         public var isAnimated: Bool { reader.isAnimated }

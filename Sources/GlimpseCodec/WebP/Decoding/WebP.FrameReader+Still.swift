@@ -25,6 +25,36 @@ extension WebP.FrameReader {
         return ImageFrame(pixels: pixels)
     }
 
+    /// More of a lossy still's chunk has arrived (its first `prefix.count` bytes): decodes
+    /// the macroblock rows it completes.
+    mutating func advanceStill(_ chunk: WebP.ChunkLexer.Chunk, _ body: WebP.ChunkLexer.Body,
+                               _ input: UnsafeRawBufferPointer) throws(ImageDecodingError) {
+        guard case .stillChunks = phase, chunk.tag == .vp8, let info = still, !info.isLossless else { return }
+        var stream = lossyStream ?? WebP.LossyStream(width: info.width, height: info.height, payloadSize: chunk.size,
+                                                     alpha: stillAlpha, options: options.leaving(retainedBytes))
+        lossyStream = nil  // keeps the stream's buffers uniquely referenced while it decodes
+        _ = try lexer.withBody(body, in: input) { (raw) throws(ImageDecodingError) in try stream.advance(raw) }
+        lossyStream = stream
+    }
+
+    /// The whole chunk of a lossy still whose first pieces ``advanceStill(_:_:_:)`` decoded.
+    mutating func finishStill(_ chunk: WebP.ChunkLexer.Chunk, _ payload: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageFrame {
+        guard var stream = lossyStream, let info = still else { throw WebP.malformed(.missingImage) }
+        lossyStream = nil
+        guard try stream.advance(payload),
+              let pixels = PixelBuffer(width: info.width, height: info.height, bytes: stream.pixels) else {
+            throw WebP.malformed(.missingImage)
+        }
+        return ImageFrame(pixels: pixels)
+    }
+
+    /// The rows of a lossy still decoded so far (transparent black below), while its chunk arrives.
+    var partialStill: ImageFrame? {
+        guard let stream = lossyStream, let info = still, let bytes = stream.rowsSoFar(),
+              let pixels = PixelBuffer(width: info.width, height: info.height, bytes: bytes) else { return nil }
+        return ImageFrame(pixels: pixels, isComplete: false)
+    }
+
     /// Decodes one `VP8 ` or `VP8L` payload (`options` carry the budget left for it) into straight RGBA8, with the alpha of the
     /// `ALPH` payload `alpha` for a lossy one (a lossless bitstream carries its own and
     /// libwebp ignores `ALPH` next to it).

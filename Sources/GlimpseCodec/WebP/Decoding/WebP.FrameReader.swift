@@ -55,11 +55,34 @@ extension WebP {
         var stillAlpha: [UInt8]?
         var pending: PendingFrame?
         var compositor: Compositor?
+        /// A lossy still image being decoded as its chunk arrives.
+        var lossyStream: LossyStream?
         /// Frames produced so far.
         private(set) var frameCount = 0
         mutating func incrementFrames() { frameCount &+= 1 }
         /// Bytes the caller holds on to (the frames it kept), counted against the budget.
         var retainedBytes = 0
+        /// The animation's frames, counted from chunk headers once the rest of the file was
+        /// in one input (``FrameCounter``); `nil` until then or when the count failed.
+        private(set) var countedFrames: Int?
+        private var triedCounting = false
+
+        /// At an `ANMF` chunk header: when the input holds the rest of the RIFF payload,
+        /// counts the frames from here on without decoding them.
+        private mutating func countFrames(at chunk: ChunkLexer.Chunk, _ input: UnsafeRawBufferPointer, _ offset: Int) {
+            guard case .animation = phase, !triedCounting, lexer.position == chunk.payloadStart,
+                  lexer.riffEnd &- lexer.position >= RIFF.anmfHeaderSize,
+                  input.count &- offset >= lexer.riffEnd &- lexer.position,
+                  RIFF.paddedSize(chunk.size) >= RIFF.anmfHeaderSize else { return }
+            triedCounting = true
+            // Safe: offset + (riffEnd - position) <= input.count (checked above).
+            let rest = UnsafeRawBufferPointer(rebasing: input[offset..<(offset &+ lexer.riffEnd &- lexer.position)])
+            // Frames decoded so far, and the open one if its image has been seen (it was counted).
+            let after = FrameCounter.count(following: UnsafeRawBufferPointer(rebasing: rest[RIFF.anmfHeaderSize...]),
+                                           openFrameEnd: chunk.paddedEnd &- chunk.payloadStart &- RIFF.anmfHeaderSize,
+                                           hasAnimationHeader: animation != nil)
+            countedFrames = after.map { frameCount &+ $0 }
+        }
 
         init(options: DecodingOptions) {
             self.options = options
@@ -88,9 +111,13 @@ extension WebP {
                 case .riffHeader:
                     break
                 case .chunk(let chunk):
+                    if chunk.tag == .anmf { countFrames(at: chunk, input, offset) }
                     try begin(chunk)
                 case .peek(let chunk, let body):
                     try lexer.withBody(body, in: input) { (raw) throws(ImageDecodingError) in try peekHeader(chunk, raw) }.map { setStill($0) }
+                    try advanceStill(chunk, body, input)
+                case .progress(let chunk, let body):
+                    try advanceStill(chunk, body, input)
                 case .body(let chunk, let body):
                     if let frame = try end(chunk, body, input) { return .frame(frame) }
                 case .end(let leftover):
@@ -147,15 +174,17 @@ extension WebP {
             lexer.choose(wanted && fits ? .buffer(peek: 0) : .skip)
         }
 
-        /// Buffers a chunk whose payload is needed whole, after checking it fits the budget.
-        mutating func bufferChunk(_ chunk: ChunkLexer.Chunk, peek: Int = 0) throws(ImageDecodingError) {
+        /// Buffers a chunk whose payload is needed whole, after checking it fits the budget;
+        /// `progressive` has each further piece of it reported as it arrives.
+        mutating func bufferChunk(_ chunk: ChunkLexer.Chunk, peek: Int = 0, progressive: Bool = false) throws(ImageDecodingError) {
             try limits.checkBytes(chunk.size, alreadyUsed: retainedBytes)
-            lexer.choose(.buffer(peek: peek))
+            lexer.choose(progressive ? .stream(peek: peek) : .buffer(peek: peek))
         }
 
         private mutating func beginImage(_ chunk: ChunkLexer.Chunk) throws(ImageDecodingError) {
             if case .first = phase { phase = .stillChunks }
-            try bufferChunk(chunk, peek: BitstreamInfo.headerSize(lossless: chunk.tag == .vp8l))
+            // A lossy still is decoded as it arrives, for its partial rows.
+            try bufferChunk(chunk, peek: BitstreamInfo.headerSize(lossless: chunk.tag == .vp8l), progressive: chunk.tag == .vp8)
         }
 
         /// The first bytes of a still image's bitstream: its size is known before it is all here.
@@ -183,7 +212,9 @@ extension WebP {
                 }
                 return nil
             case (.stillChunks, .vp8), (.stillChunks, .vp8l):
-                let frame = try withPayload(body, input) { (reader, raw) throws(ImageDecodingError) in try reader.decodeStill(chunk, raw) }
+                let frame = try withPayload(body, input) { (reader, raw) throws(ImageDecodingError) in
+                    try reader.lossyStream == nil ? reader.decodeStill(chunk, raw) : reader.finishStill(chunk, raw)
+                }
                 phase = .trailing
                 frameCount = 1
                 return frame

@@ -79,15 +79,30 @@ extension WebP {
                 guard output.count == expected else { throw .outputSize(expected: expected, actual: output.count) }
                 guard let base = output.baseAddress else { return header }
                 let rowBytes = header.width * 4
-                try decodeRows(reader: reader, width: header.width, height: header.height,
-                               limits: limits, outputBytes: expected) { y, row, addsGreen in
-                    // Safe: y < height, so the row's rowBytes lie inside output.
+                let sink = { (y: Int, row: UnsafePointer<UInt32>, addsGreen: Bool) in
+                    // Safe: y < height, so the row's rowBytes lie inside output. The row may be
+                    // the coded row occupying the same words (no transforms to undo): each
+                    // pixel is read before its own 4 bytes are written.
                     if addsGreen {
                         storeRGBAAddingGreen(row, count: header.width, into: base + y * rowBytes)
                     } else {
                         storeRGBA(row, count: header.width, into: base + y * rowBytes)
                     }
                 }
+                // The coded pixels are decoded into the output itself (see decodeRows), which
+                // needs it aligned for UInt32; any buffer from the allocator is.
+                guard Int(bitPattern: base) & (MemoryLayout<UInt32>.alignment - 1) == 0 else {
+                    try decodeRows(reader: reader, width: header.width, height: header.height,
+                                   limits: limits, outputBytes: expected, storage: nil, sink: sink)
+                    return header
+                }
+                let words = base.bindMemory(to: UInt32.self, capacity: header.width * header.height)
+                try decodeRows(reader: reader, width: header.width, height: header.height, limits: limits,
+                               outputBytes: expected,
+                               storage: UnsafeMutableBufferPointer(start: words, count: header.width * header.height),
+                               sink: sink)
+                // The caller reads the output as bytes again.
+                base.bindMemory(to: UInt8.self, capacity: expected)
                 return header
             } catch {
                 throw error.decodingError
@@ -124,7 +139,7 @@ extension WebP {
                 guard output.count == expected else { throw .outputSize(expected: expected, actual: output.count) }
                 guard let base = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
                 try decodeRows(reader: LosslessBitReader(bytes), width: width, height: height,
-                               limits: limits, outputBytes: expected) { y, row, _ in
+                               limits: limits, outputBytes: expected, storage: nil) { y, row, _ in
                     // Subtract green leaves green, the alpha value, unchanged.
                     let target = base + y * width
                     for x in 0..<width {
@@ -151,18 +166,28 @@ extension WebP {
         /// row, handing each ARGB row (`width` pixels) to `sink`, with whether green
         /// is still to be added to red and blue (the subtract-green transform, done
         /// last, fused into the sink's store).
+        ///
+        /// With `storage` (the output, `width * height` words) the coded pixels are
+        /// decoded into its tail and a row is transformed only once no backward
+        /// reference can still read it: the sink's row `y` covers only coded rows up to
+        /// `y` (the coded image is at most as wide and ends where the output ends), so
+        /// the output is the only image-sized buffer, as with libwebp's caller-owned
+        /// output, except that libwebp keeps its ARGB image besides.
         private static func decodeRows(reader: LosslessBitReader, width: Int, height: Int,
                                        limits: DecodingLimits, outputBytes: Int,
+                                       storage: UnsafeMutableBufferPointer<UInt32>?,
                                        sink: (Int, UnsafePointer<UInt32>, Bool) -> Void) throws(LosslessDefect) {
             var stream = LosslessStreamDecoder(reader: reader, limits: limits, reservedBytes: 0)
             try stream.reserve(outputBytes, of: 1)
             try stream.reserve(LosslessRowPipeline.scratchBytes(width: width), of: 1)
             var pipeline: LosslessRowPipeline?
-            try stream.decodeMainImage(width: width, height: height) { (transforms, codedWidth) throws(LosslessDefect) in
+            let inPlace = storage != nil
+            try stream.decodeMainImage(width: width, height: height, storage: storage) {
+                (transforms, codedWidth) throws(LosslessDefect) in
                 pipeline = LosslessRowPipeline(transforms: transforms, codedWidth: codedWidth, width: width)
-            } onRows: { coded, rows in
+            } onRows: { coded, rows, retired in
                 guard let addsGreen = pipeline?.leavesSubtractGreen else { return }
-                pipeline?.process(upTo: rows, coded: coded) { y, row in sink(y, row, addsGreen) }
+                pipeline?.process(upTo: inPlace ? retired : rows, coded: coded) { y, row in sink(y, row, addsGreen) }
             }
         }
 

@@ -26,94 +26,142 @@ extension WebP {
         /// (Kraft sum exactly 1), neither over-subscribed nor incomplete.
         static func build(lengths: UnsafeBufferPointer<UInt8>, rootBits: Int,
                           into store: inout [UInt16]) throws(LosslessDefect) -> Int {
-            var count = [Int](repeating: 0, count: maxCodeLength + 1)
+            // Scratch on the stack: the counts and running offsets per length, the symbols in
+            // canonical order and the table being built (a few hundred builds per frame of an
+            // animation with meta prefix codes, so heap arrays here were most of their cost).
+            let outcome: Result<Int, LosslessDefect> = withUnsafeTemporaryAllocation(
+                of: Int.self, capacity: 2 * (maxCodeLength + 1)) { counts in
+                withUnsafeTemporaryAllocation(of: UInt16.self, capacity: lengths.count + maxTableSize) { scratch in
+                    // Safe: both allocations are non-empty (capacities above 0).
+                    guard let counts = counts.baseAddress, let scratch = scratch.baseAddress else {
+                        return .failure(.invalidPrefixCode)
+                    }
+                    return build(lengths: lengths, rootBits: rootBits, counts: counts,
+                                 sorted: scratch, table: scratch + lengths.count, into: &store)
+                }
+            }
+            return try outcome.get()
+        }
+
+        /// Entries a table may take: libwebp's bound for the largest (15-bit codes over
+        /// 2328 symbols, root 8 bits) is 2704; offsets must also fit in 12 bits.
+        private static let maxTableSize = 1 << 12
+
+        private static func build(lengths: UnsafeBufferPointer<UInt8>, rootBits: Int,
+                                  counts: UnsafeMutablePointer<Int>, sorted: UnsafeMutablePointer<UInt16>,
+                                  table: UnsafeMutablePointer<UInt16>,
+                                  into store: inout [UInt16]) -> Result<Int, LosslessDefect> {
+            let count = counts
+            let offset = counts + (maxCodeLength + 1)
+            for length in 0...maxCodeLength { count[length] = 0 }
             var symbols = 0
             var lastSymbol = 0
-            for (symbol, length) in lengths.enumerated() where length != 0 {
-                count[Int(length)] &+= 1
+            for symbol in 0..<lengths.count {
+                let length = Int(lengths[symbol])
+                guard length != 0 else { continue }
+                guard length <= maxCodeLength else { return .failure(.invalidPrefixCode) }
+                count[length] &+= 1
                 symbols &+= 1
                 lastSymbol = symbol
             }
-            guard symbols > 0 else { throw .emptyPrefixCode }
+            guard symbols > 0 else { return .failure(.emptyPrefixCode) }
             let start = store.count
             let rootSize = 1 << rootBits
             if symbols == 1 {
                 store.append(contentsOf: repeatElement(UInt16(lastSymbol), count: rootSize))
-                return start
+                return .success(start)
             }
             var kraft = 0
             for length in 1...maxCodeLength { kraft &+= count[length] << (maxCodeLength - length) }
-            guard kraft == 1 << maxCodeLength else { throw .invalidPrefixCode }
+            guard kraft == 1 << maxCodeLength else { return .failure(.invalidPrefixCode) }
 
-            // Canonical codes: shorter first, equal lengths in symbol order.
-            var nextCode = [Int](repeating: 0, count: maxCodeLength + 1)
-            var code = 0
-            for length in 1...maxCodeLength {
-                nextCode[length] = code
-                code = (code &+ count[length]) << 1
+            // Canonical order: shorter codes first, equal lengths in symbol order.
+            offset[1] = 0
+            for length in 1..<maxCodeLength { offset[length + 1] = offset[length] &+ count[length] }
+            for symbol in 0..<lengths.count {
+                let length = Int(lengths[symbol])
+                guard length != 0 else { continue }
+                // Safe: offset[length] < symbols <= lengths.count, the size of sorted.
+                sorted[offset[length]] = UInt16(truncatingIfNeeded: symbol)
+                offset[length] &+= 1
             }
 
-            store.append(contentsOf: repeatElement(0, count: rootSize))
+            // `key` is the current code with its bits reversed (the stream is read least
+            // significant bit first), so it indexes the tables directly; it advances by a
+            // reversed increment. Every entry is written: the code is complete.
+            var key = 0
+            var index = 0
+            for length in 1...min(rootBits, maxCodeLength) {
+                let entryBase = UInt16(length << 12)
+                for _ in 0..<count[length] {
+                    let entry = entryBase | sorted[index]
+                    var slot = key
+                    while slot < rootSize {
+                        // Safe: slot < rootSize <= maxTableSize.
+                        table[slot] = entry
+                        slot &+= 1 << length
+                    }
+                    key = nextKey(key, length)
+                    index &+= 1
+                }
+            }
+            // Longer codes: a second-level table per root slot they share, as large as the
+            // subtree of codes under that slot.
             let rootMask = rootSize - 1
-            // Second-level tables: one per root slot that long codes share, sized by
-            // the longest code through it.
-            var subBits = [Int](repeating: 0, count: rootSize)
-            var codes = [Int](repeating: 0, count: lengths.count)
-            var assign = nextCode
-            for (symbol, length) in lengths.enumerated() where length != 0 {
-                let len = Int(length)
-                let reversed = reverseBits(assign[len], len)
-                assign[len] &+= 1
-                codes[symbol] = reversed
-                if len > rootBits {
-                    let slot = reversed & rootMask
-                    subBits[slot] = max(subBits[slot], len - rootBits)
-                }
-            }
-            var subStart = [Int](repeating: 0, count: rootSize)
-            for slot in 0..<rootSize where subBits[slot] > 0 {
-                subStart[slot] = store.count - start
-                // Offsets stay below 4096: libwebp's bound for the largest table (15-bit
-                // codes over 2328 symbols, root 8 bits) is 2704 entries.
-                guard subStart[slot] < 1 << 12 else { throw .invalidPrefixCode }
-                store[start + slot] = UInt16((rootBits + subBits[slot]) << 12 | subStart[slot])
-                store.append(contentsOf: repeatElement(0, count: 1 << subBits[slot]))
-            }
-            for (symbol, length) in lengths.enumerated() where length != 0 {
-                let len = Int(length)
-                let reversed = codes[symbol]
-                let entry = UInt16(len << 12 | symbol)
-                if len <= rootBits {
-                    var index = reversed
-                    while index < rootSize {
-                        store[start + index] = entry
-                        index &+= 1 << len
-                    }
-                } else {
-                    let slot = reversed & rootMask
-                    let table = start + subStart[slot]
-                    let size = 1 << subBits[slot]
-                    var index = reversed >> rootBits
-                    while index < size {
-                        store[table + index] = entry
-                        index &+= 1 << (len - rootBits)
+            var used = rootSize
+            var slotOfTable = -1
+            var tableStart = 0
+            var tableSize = 0
+            if rootBits < maxCodeLength {
+                for length in (rootBits + 1)...maxCodeLength {
+                    let entryBase = UInt16(length << 12)
+                    while count[length] > 0 {
+                        if key & rootMask != slotOfTable {
+                            let bits = subtableBits(count, length: length, rootBits: rootBits)
+                            tableSize = 1 << bits
+                            guard used &+ tableSize <= maxTableSize else { return .failure(.invalidPrefixCode) }
+                            tableStart = used
+                            used &+= tableSize
+                            slotOfTable = key & rootMask
+                            table[slotOfTable] = UInt16((rootBits + bits) << 12 | tableStart)
+                        }
+                        let entry = entryBase | sorted[index]
+                        var slot = key >> rootBits
+                        while slot < tableSize {
+                            // Safe: tableStart + tableSize <= used <= maxTableSize.
+                            table[tableStart &+ slot] = entry
+                            slot &+= 1 << (length - rootBits)
+                        }
+                        key = nextKey(key, length)
+                        index &+= 1
+                        count[length] &-= 1
                     }
                 }
             }
-            return start
+            store.append(contentsOf: UnsafeBufferPointer(start: table, count: used))
+            return .success(start)
         }
 
-        /// `code`'s low `length` bits in reverse order: canonical codes are defined
-        /// most-significant bit first, the stream is read least-significant first.
+        /// The next code of `length` bits after `key`, both bit-reversed.
         @inline(__always)
-        static func reverseBits(_ code: Int, _ length: Int) -> Int {
-            var result = 0
-            var value = code
-            for _ in 0..<length {
-                result = result << 1 | (value & 1)
-                value >>= 1
+        private static func nextKey(_ key: Int, _ length: Int) -> Int {
+            var step = 1 << (length - 1)
+            while key & step != 0 { step >>= 1 }
+            return step == 0 ? key : (key & (step - 1)) + step
+        }
+
+        /// Bits of the second-level table for the codes left from `length` on that share
+        /// the next root slot: enough to hold their whole subtree.
+        private static func subtableBits(_ count: UnsafeMutablePointer<Int>, length: Int, rootBits: Int) -> Int {
+            var length = length
+            var left = 1 << (length - rootBits)
+            while length < maxCodeLength {
+                left -= count[length]
+                if left <= 0 { break }
+                length += 1
+                left <<= 1
             }
-            return result
+            return length - rootBits
         }
 
         /// Decodes one symbol with the table at `table` (root `rootBits`). The

@@ -27,11 +27,17 @@ extension WebP {
         /// The main image stream (level 0, RFC 9649 §5.1): transforms, colour
         /// cache, meta prefix codes, then the coded pixels, `codedWidth` wide
         /// (narrower than `width` when colour indexing bundles pixels).
-        /// `onRows(coded, rows)` is called as rows complete: the first `rows` rows of
-        /// `coded` are final and will not change.
-        mutating func decodeMainImage(width: Int, height: Int,
+        ///
+        /// The coded pixels go to the last `codedWidth * height` words of `storage`
+        /// when it is given (it must hold `width * height` words: the caller's output,
+        /// so no second image-sized buffer is needed), else to a buffer of their own.
+        /// `onRows(coded, rows, retired)` is called as rows complete: the first `rows`
+        /// rows of `coded` are final, and no later backward reference can read the
+        /// first `retired` rows (they are further back than the longest distance), so
+        /// the caller may overwrite the words they occupy.
+        mutating func decodeMainImage(width: Int, height: Int, storage: UnsafeMutableBufferPointer<UInt32>?,
                                       onHeader: ([LosslessTransform], Int) throws(LosslessDefect) -> Void,
-                                      onRows: (UnsafePointer<UInt32>, Int) -> Void) throws(LosslessDefect) {
+                                      onRows: (UnsafePointer<UInt32>, Int, Int) -> Void) throws(LosslessDefect) {
             var transforms: [LosslessTransform] = []
             var seen: Set<Int> = []
             var codedWidth = width
@@ -43,8 +49,30 @@ extension WebP {
                 transforms.append(transform)
             }
             try onHeader(transforms, codedWidth)
-            _ = try decodeEntropyCodedImage(width: codedWidth, height: height, allowMeta: true, onRows: onRows)
+            guard let storage, let end = storage.baseAddress.map({ $0 + storage.count }) else {
+                _ = try decodeEntropyCodedImage(width: codedWidth, height: height, allowMeta: true) { coded, rows in
+                    onRows(coded, rows, rows)
+                }
+                return
+            }
+            let count = codedWidth * height
+            guard storage.count >= count else { throw .outputSize(expected: count * 4, actual: storage.count * 4) }
+            let codes = try readCodes(width: codedWidth, height: height, allowMeta: true)
+            // Safe: the last `count` words of storage.
+            let pixels = UnsafeMutableBufferPointer(start: end - count, count: count)
+            let reach = Self.longestDistance(width: codedWidth)
+            try decodePixels(into: pixels, width: codedWidth, codes: codes) { rows in
+                // `rows * codedWidth` pixels are decoded; a reference from any later pixel
+                // reaches back at most `reach`.
+                let retired = rows == height ? height : max(0, rows &* codedWidth &- reach) / codedWidth
+                onRows(UnsafePointer(end - count), rows, retired)
+            }
         }
+
+        /// The longest backward reference in pixels in a stream `width` wide: the
+        /// largest distance code (prefix symbol 39 with 18 extra bits, 1_048_576) less
+        /// the 120 map codes, or the farthest map entry (8, 7).
+        static func longestDistance(width: Int) -> Int { max(1_048_576 - 120, 7 * width + 8) }
 
         /// A sub-image (entropy image, predictor or colour transform data, palette):
         /// no transforms and a single prefix-code group (RFC 9649 §5.1).
@@ -52,16 +80,21 @@ extension WebP {
             try decodeEntropyCodedImage(width: width, height: height, allowMeta: false) { _, _ in }
         }
 
-        private mutating func decodeEntropyCodedImage(width: Int, height: Int, allowMeta: Bool,
-                                                      onRows: (UnsafePointer<UInt32>, Int) -> Void)
-            throws(LosslessDefect) -> [UInt32] {
+        /// The colour cache size and the prefix codes in front of an image's pixels.
+        private mutating func readCodes(width: Int, height: Int, allowMeta: Bool) throws(LosslessDefect) -> LosslessCodes {
             var cacheBits = 0
             if reader.read(1) == 1 {
                 cacheBits = reader.readInt(4)
                 guard (1...11).contains(cacheBits) else { throw .colorCacheBits(cacheBits) }
             }
-            let codes = try LosslessCodes.read(width: width, height: height, colorCacheBits: cacheBits,
-                                               allowMeta: allowMeta, stream: &self)
+            return try LosslessCodes.read(width: width, height: height, colorCacheBits: cacheBits,
+                                          allowMeta: allowMeta, stream: &self)
+        }
+
+        private mutating func decodeEntropyCodedImage(width: Int, height: Int, allowMeta: Bool,
+                                                      onRows: (UnsafePointer<UInt32>, Int) -> Void)
+            throws(LosslessDefect) -> [UInt32] {
+            let codes = try readCodes(width: width, height: height, allowMeta: allowMeta)
             let count = width * height
             try reserve(count, of: 4)
             var failure: LosslessDefect?
@@ -94,10 +127,14 @@ extension WebP {
             var cache = [UInt32](repeating: 0, count: 1 << max(cacheBits, 1))
             var local = reader
             let defect: LosslessDefect? = codes.tables.withUnsafeBufferPointer { tables in
-                codes.groups.withUnsafeBufferPointer { groups in
+                // Each group with its tables as pointers: one load per code in the pixel loop.
+                // Safe: the tables array is neither changed nor freed during this scope.
+                guard let table = tables.baseAddress else { return nil }
+                let resolved = codes.groups.map { ResolvedGroup($0, tables: table) }
+                return resolved.withUnsafeBufferPointer { groups in
                     codes.entropyImage.withUnsafeBufferPointer { entropy in
                         cache.withUnsafeMutableBufferPointer { cache in
-                            Self.decodePixels(into: pixels, width: width, tables: tables, groups: groups,
+                            Self.decodePixels(into: pixels, width: width, groups: groups,
                                               entropy: entropy, codes: codes, cache: cache, reader: &local,
                                               onRows: onRows)
                         }
@@ -109,17 +146,48 @@ extension WebP {
             guard !reader.isPastEnd else { throw .endOfData }
         }
 
+        /// A prefix-code group with its five tables as pointers into the tables store
+        /// and its literal shortcut as one kind byte, for the pixel loop.
+        private struct ResolvedGroup {
+            let green: UnsafePointer<UInt16>
+            let red: UnsafePointer<UInt16>
+            let blue: UnsafePointer<UInt16>
+            let alpha: UnsafePointer<UInt16>
+            let distance: UnsafePointer<UInt16>
+            let literalARB: UInt32
+            /// ``normal``, ``trivialLiteral`` or ``constant``.
+            let kind: UInt8
+
+            static let normal: UInt8 = 0
+            /// Red, blue and alpha read no bits: a literal is `literalARB | green << 8`.
+            static let trivialLiteral: UInt8 = 1
+            /// No code reads bits and green is a literal: every pixel is `literalARB`.
+            static let constant: UInt8 = 2
+
+            init(_ group: LosslessCodeGroup, tables: UnsafePointer<UInt16>) {
+                // Safe: the offsets were returned by the table builder for this store.
+                green = tables + group.green
+                red = tables + group.red
+                blue = tables + group.blue
+                alpha = tables + group.alpha
+                distance = tables + group.distance
+                literalARB = group.literalARB
+                kind = group.isConstant ? Self.constant : group.hasTrivialLiteral ? Self.trivialLiteral : Self.normal
+            }
+        }
+
         // swiftlint:disable:next function_body_length
         private static func decodePixels(into pixels: UnsafeMutableBufferPointer<UInt32>, width: Int,
-                                         tables: UnsafeBufferPointer<UInt16>,
-                                         groups: UnsafeBufferPointer<LosslessCodeGroup>,
+                                         groups: UnsafeBufferPointer<ResolvedGroup>,
                                          entropy: UnsafeBufferPointer<UInt32>, codes: LosslessCodes,
                                          cache: UnsafeMutableBufferPointer<UInt32>,
                                          reader: inout LosslessBitReader,
                                          onRows: (Int) -> Void) -> LosslessDefect? {
-            guard let out = pixels.baseAddress, let table = tables.baseAddress,
-                  let cachePointer = cache.baseAddress else { return nil }
-            let total = pixels.count
+            guard let out = pixels.baseAddress, let cachePointer = cache.baseAddress,
+                  let firstGroup = groups.baseAddress else { return nil }
+            // The next pixel to write, and the end of the image.
+            var dst = out
+            let end = out + pixels.count
             let cacheBits = codes.colorCacheBits
             let cacheShift = UInt32(32 - max(cacheBits, 1))
             let cacheLimit = 280 + (cacheBits > 0 ? 1 << cacheBits : 0)
@@ -132,16 +200,11 @@ extension WebP {
             let blockMask = hasEntropyImage ? (1 << entropyBits) - 1 : Int.max
             let rootBits = LosslessPrefixCode.rootBits
 
-            guard let firstGroup = groups.baseAddress else { return nil }
-            @inline(__always) func groupAt(_ x: Int, _ y: Int) -> UnsafePointer<LosslessCodeGroup> {
+            @inline(__always) func groupAt(_ x: Int, _ y: Int) -> UnsafePointer<ResolvedGroup> {
                 guard hasEntropyImage else { return firstGroup }
                 // Safe: x < width and y < height, so the block lies inside the entropy image,
                 // whose values were remapped to indices below groups.count.
                 return firstGroup + Int(entropy[(y >> entropyBits) &* entropyWidth &+ (x >> entropyBits)])
-            }
-            @inline(__always) func insert(_ pixel: UInt32) {
-                // Safe: the hash keeps the top cacheBits bits, below cache.count.
-                cachePointer[Int((pixel &* 0x1e35_a7bd) >> cacheShift)] = pixel
             }
             /// Length and distance prefix codes → values (RFC 9649 §5.2.2).
             @inline(__always) func prefixValue(_ symbol: Int, _ reader: inout LosslessBitReader) -> Int {
@@ -154,98 +217,109 @@ extension WebP {
             // The reader lives in registers for the loop and goes back to the caller at the end.
             var bits = reader
             defer { reader = bits }
-            var index = 0
             var x = 0
             var y = 0
             // Pixels before `cached` are in the colour cache. Like libwebp, pixels are
             // added in order at the end of each row and before each cache lookup,
             // which gives the same cache as adding each pixel as it is decoded.
-            var cached = 0
-            @inline(__always) func fillCache(upTo end: Int) {
-                guard usesCache else { return }
-                while cached < end {
-                    insert(out[cached])
-                    cached &+= 1
+            var cached = out
+            @inline(__always) func fillCache() {
+                guard usesCache, cached < dst else { return }
+                var next = cached
+                // Safe: next (and next + 1 in the pair loop) < dst, decoded pixels; the hash
+                // keeps the top cacheBits bits, below cache.count. Pairs are stored in order, so
+                // the later pixel wins a shared slot as it would one at a time.
+                while dst - next >= 2 {
+                    let first = next[0]
+                    let second = next[1]
+                    cachePointer[Int((first &* 0x1e35_a7bd) >> cacheShift)] = first
+                    cachePointer[Int((second &* 0x1e35_a7bd) >> cacheShift)] = second
+                    next += 2
                 }
+                if next < dst {
+                    let pixel = next.pointee
+                    cachePointer[Int((pixel &* 0x1e35_a7bd) >> cacheShift)] = pixel
+                    next += 1
+                }
+                cached = next
             }
 
             // The current group, read through one pointer (as libwebp does) to keep
             // registers for the bit reader.
-            var group = firstGroup
-            @inline(__always) func select(_ next: UnsafePointer<LosslessCodeGroup>) { group = next }
+            var group = groupAt(0, 0)
             @inline(__always) func finishRows() {
                 while x >= width { x &-= width; y &+= 1 }
-                fillCache(upTo: index)
+                fillCache()
                 onRows(y)
             }
-            select(groupAt(0, 0))
 
-            while index < total {
-                if x & blockMask == 0 { select(groupAt(x, y)) }
-                if group.pointee.isConstant {
-                    out[index] = group.pointee.literalARB
-                    index &+= 1
+            while dst < end {
+                if x & blockMask == 0 { group = groupAt(x, y) }
+                let kind = group.pointee.kind
+                if kind == ResolvedGroup.constant {
+                    // Safe: dst < end.
+                    dst.pointee = group.pointee.literalARB
+                    dst += 1
                     x &+= 1
                     if x == width { finishRows() }
                     continue
                 }
                 bits.refill()
-                let code = LosslessPrefixCode.decode(table + group.pointee.green, rootBits: rootBits, &bits)
+                let code = LosslessPrefixCode.decode(group.pointee.green, rootBits: rootBits, &bits)
                 if code < 256 {
                     let pixel: UInt32
-                    if group.pointee.hasTrivialLiteral {
-                        pixel = group.pointee.literalARB | UInt32(code) << 8
+                    if kind == ResolvedGroup.trivialLiteral {
+                        pixel = group.pointee.literalARB | UInt32(truncatingIfNeeded: code) << 8
                     } else {
                         // 56 bits after the refill cover green and red (15 each); refill before blue.
-                        let r = LosslessPrefixCode.decode(table + group.pointee.red, rootBits: rootBits, &bits)
+                        let r = LosslessPrefixCode.decode(group.pointee.red, rootBits: rootBits, &bits)
                         bits.refill()
-                        let b = LosslessPrefixCode.decode(table + group.pointee.blue, rootBits: rootBits, &bits)
-                        let a = LosslessPrefixCode.decode(table + group.pointee.alpha, rootBits: rootBits, &bits)
-                        pixel = UInt32(a) << 24 | UInt32(r) << 16 | UInt32(code) << 8 | UInt32(b)
+                        let b = LosslessPrefixCode.decode(group.pointee.blue, rootBits: rootBits, &bits)
+                        let a = LosslessPrefixCode.decode(group.pointee.alpha, rootBits: rootBits, &bits)
+                        pixel = UInt32(truncatingIfNeeded: a << 24 | r << 16 | code << 8 | b)
                     }
-                    // Safe: index < total.
-                    out[index] = pixel
-                    index &+= 1
+                    // Safe: dst < end.
+                    dst.pointee = pixel
+                    dst += 1
                     x &+= 1
                     if x == width { finishRows() }
                 } else if code < 280 {
                     let length = prefixValue(code - 256, &bits)
                     bits.refill()
-                    let distanceSymbol = LosslessPrefixCode.decode(table + group.pointee.distance, rootBits: rootBits, &bits)
+                    let distanceSymbol = LosslessPrefixCode.decode(group.pointee.distance, rootBits: rootBits, &bits)
                     bits.refill()
                     let distanceCode = prefixValue(distanceSymbol, &bits)
                     let offset = planeDistance(distanceCode, width: width)
                     if bits.isPastEnd { return .endOfData }
-                    guard offset <= index, length <= total &- index else {
+                    guard offset <= dst - out, length <= end - dst else {
                         return .invalidBackwardReference(distance: offset, length: length)
                     }
-                    // Safe: index - offset >= 0 and index + length <= total. Copied one pixel
+                    // Safe: dst - offset >= out and dst + length <= end. Copied one pixel
                     // at a time in order, so an overlapping reference repeats its pattern.
-                    let target = out + index
                     if offset >= length {
-                        target.update(from: target - offset, count: length)
+                        dst.update(from: dst - offset, count: length)
                     } else if offset == 1 {
-                        target.update(repeating: target[-1], count: length)
+                        dst.update(repeating: dst[-1], count: length)
                     } else {
-                        var source = target - offset
-                        var to = target
-                        let end = target + length
-                        while to < end {
+                        var source = dst - offset
+                        var to = dst
+                        let stop = dst + length
+                        while to < stop {
                             to.pointee = source.pointee
                             source += 1
                             to += 1
                         }
                     }
-                    index &+= length
+                    dst += length
                     x &+= length
                     if x >= width { finishRows() }
-                    if index < total { select(groupAt(x, y)) }
+                    if dst < end { group = groupAt(x, y) }
                 } else if code < cacheLimit {
                     if bits.isPastEnd { return .endOfData }
-                    fillCache(upTo: index)
-                    // Safe: code - 280 < 1 << cacheBits = cache.count.
-                    out[index] = cachePointer[code &- 280]
-                    index &+= 1
+                    fillCache()
+                    // Safe: code - 280 < 1 << cacheBits = cache.count; dst < end.
+                    dst.pointee = cachePointer[code &- 280]
+                    dst += 1
                     x &+= 1
                     if x == width { finishRows() }
                 } else {

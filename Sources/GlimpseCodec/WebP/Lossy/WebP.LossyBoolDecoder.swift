@@ -5,12 +5,14 @@
 /// partitions. Matching that flag exactly decides which damaged files fail.
 ///
 /// The reader borrows its bytes: it must not outlive the buffer it was made
-/// from (the decoder creates every reader inside one `withUnsafeBytes` scope).
+/// from (the decoder creates every reader inside one `withUnsafeBytes` scope),
+/// or it must be given its bytes again with ``rebase(_:)`` before the next read
+/// (the incremental decoder does so on every call, as the bytes may have moved).
 extension WebP {
     struct LossyBoolDecoder {
-        private let base: UnsafePointer<UInt8>?
+        private var base: UnsafePointer<UInt8>?
         private var position: Int
-        private let end: Int
+        private var end: Int
         /// Unread bits; the top `bits + 8` of them are the active window.
         private var value: UInt64 = 0
         /// The current range minus one, in 127...254 between calls (RFC 6386 §7.3).
@@ -26,6 +28,23 @@ extension WebP {
             position = 0
             end = bytes.count
             refill()
+        }
+
+        /// A reader whose bytes have not arrived yet: give them with ``rebase(_:)``
+        /// before reading (it loads its first bits on the first read, where ``init(_:)``
+        /// loads them at once, which marks an empty partition as read past its end).
+        init(awaiting: Void) {
+            base = nil
+            position = 0
+            end = 0
+        }
+
+        /// Points the reader at `bytes`, the same partition as before, possibly moved and
+        /// with more of it available; reading goes on at the same offset. Only valid while
+        /// ``isPastEnd`` is false (no zero bits have been made up for missing bytes).
+        mutating func rebase(_ bytes: UnsafeRawBufferPointer) {
+            base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            end = Swift.max(bytes.count, position)
         }
 
         @inline(__always)

@@ -9,6 +9,7 @@
 /// the macroblock counts, which the caller has checked against its limits.
 extension WebP {
     struct LossyFrameDecoder: ~Copyable {
+        let header: LossyFrameHeader
         let width: Int
         let height: Int
         let columns: Int
@@ -58,6 +59,11 @@ extension WebP {
         let filterDelay: Int
         /// The next output row to convert to RGBA.
         var nextOutputRow = 0
+        /// Where decoding resumes: the macroblock row, whether its modes have been read and
+        /// its reconstruction begun, and the next macroblock in it.
+        var nextRow = 0
+        var rowStarted = false
+        var nextColumn = 0
 
         /// Bytes of working memory for a frame of the given size and filter type.
         static func workingBytes(columns: Int, filterType: Int) -> Int {
@@ -67,6 +73,7 @@ extension WebP {
         }
 
         init(header: LossyFrameHeader, picture: LossyPictureHeader) {
+            self.header = header
             width = header.width
             height = header.height
             columns = header.macroblockColumns
@@ -119,6 +126,35 @@ extension WebP {
             cacheV.initialize(repeating: 0, count: chromaCount)
         }
 
+        /// An independent copy of `other` in the middle of its decode (for a decoder
+        /// value that is copied: each copy goes on on its own).
+        init(copying other: borrowing LossyFrameDecoder) {
+            self.init(header: other.header, picture: other.picture)
+            @inline(__always) func copy<T>(_ from: UnsafeMutablePointer<T>, _ to: UnsafeMutablePointer<T>, _ count: Int) {
+                to.update(from: from, count: count)
+            }
+            copy(other.work, work, Self.workSize)
+            copy(other.topSamples, topSamples, 32 &* columns)
+            copy(other.modesAbove, modesAbove, 4 &* columns)
+            copy(other.modesLeft, modesLeft, 4)
+            copy(other.nonZeroAbove, nonZeroAbove, columns)
+            copy(other.nonZeroDCAbove, nonZeroDCAbove, columns)
+            copy(other.coefficients, coefficients, 384 &+ 16)
+            copy(other.rowModes, rowModes, columns)
+            copy(other.rowFilters, rowFilters, columns)
+            copy(other.chromaRow, chromaRow, 2 &* (width &+ 16))
+            copy(other.cacheY, cacheY, lumaStride &* (lumaMargin &+ 16))
+            copy(other.cacheU, cacheU, chromaStride &* (chromaMargin &+ 8))
+            copy(other.cacheV, cacheV, chromaStride &* (chromaMargin &+ 8))
+            // probabilities, bandOffsets and subblockProbabilities are constant after init.
+            nonZeroLeft = other.nonZeroLeft
+            nonZeroDCLeft = other.nonZeroDCLeft
+            nextOutputRow = other.nextOutputRow
+            nextRow = other.nextRow
+            rowStarted = other.rowStarted
+            nextColumn = other.nextColumn
+        }
+
         deinit {
             work.deallocate()
             topSamples.deallocate()
@@ -143,21 +179,51 @@ extension WebP {
         mutating func run(modes modeReader: inout LossyBoolDecoder,
                           partitions: UnsafeMutablePointer<LossyBoolDecoder>, partitionCount: Int,
                           output: LossyOutput, rowsDecoded: (Range<Int>) -> Void) throws(ImageDecodingError) {
-            for mbY in 0..<rows {
-                for mbX in 0..<columns {
-                    rowModes[mbX] = LossyMacroblockModes(reading: &modeReader, picture: picture,
-                                                         above: modesAbove + 4 &* mbX, left: modesLeft,
-                                                         subblockProbabilities: subblockProbabilities)
-                }
-                guard !modeReader.isPastEnd else { throw LossyDefect.modesEnded(row: mbY).error }
-                modesLeft.update(repeating: UInt8(LossyPrediction.dc), count: 4)
+            _ = try advance(modes: &modeReader, partitions: partitions, partitionCount: partitionCount,
+                            completePartitions: partitionCount, output: output, rowsDecoded: rowsDecoded)
+        }
 
-                let tokens = partitions + (mbY & (partitionCount &- 1))
-                beginReconstructionRow(mbY)
-                nonZeroLeft = 0
-                nonZeroDCLeft = 0
-                for mbX in 0..<columns {
+        /// Decodes macroblocks from where the last call stopped, as far as the token data
+        /// allows; returns whether the frame is finished.
+        ///
+        /// Partitions below `completePartitions` hold all their bytes, and reading past
+        /// their end is the error libwebp reports. The others hold what has arrived: a
+        /// macroblock that reads past it is undone (the token reader and the non-zero
+        /// contexts, its only state outside the work area, are restored) and the call
+        /// returns, to be retried with more bytes, as libwebp's incremental decoder
+        /// (`idec_dec.c`) retries it. Prediction and filtering only ever see macroblocks
+        /// whose tokens were read from real bytes, so the output is that of one call
+        /// with all the bytes, however they were split.
+        mutating func advance(modes modeReader: inout LossyBoolDecoder,
+                              partitions: UnsafeMutablePointer<LossyBoolDecoder>, partitionCount: Int,
+                              completePartitions: Int, output: LossyOutput,
+                              rowsDecoded: (Range<Int>) -> Void) throws(ImageDecodingError) -> Bool {
+            while nextRow < rows {
+                let mbY = nextRow
+                if !rowStarted {
+                    for mbX in 0..<columns {
+                        rowModes[mbX] = LossyMacroblockModes(reading: &modeReader, picture: picture,
+                                                             above: modesAbove + 4 &* mbX, left: modesLeft,
+                                                             subblockProbabilities: subblockProbabilities)
+                    }
+                    guard !modeReader.isPastEnd else { throw LossyDefect.modesEnded(row: mbY).error }
+                    modesLeft.update(repeating: UInt8(LossyPrediction.dc), count: 4)
+                    beginReconstructionRow(mbY)
+                    nonZeroLeft = 0
+                    nonZeroDCLeft = 0
+                    nextColumn = 0
+                    rowStarted = true
+                }
+
+                let partition = mbY & (partitionCount &- 1)
+                let tokens = partitions + partition
+                let isPartial = partition >= completePartitions
+                while nextColumn < columns {
+                    let mbX = nextColumn
                     let modes = rowModes[mbX]
+                    // What reading this macroblock's tokens changes, to undo it when the bytes run out.
+                    let saved = isPartial
+                        ? (tokens.pointee, nonZeroAbove[mbX], nonZeroDCAbove[mbX], nonZeroLeft, nonZeroDCLeft) : nil
                     var hasNoCoefficients = true
                     var nonZero = (luma: UInt32(0), chroma: UInt32(0))
                     if !(modes.skipsCoefficients) {
@@ -171,22 +237,28 @@ extension WebP {
                             nonZeroDCLeft = 0
                         }
                     }
+                    if tokens.pointee.isPastEnd {
+                        guard let saved else { throw LossyDefect.tokensEnded(column: mbX, row: mbY).error }
+                        (tokens.pointee, nonZeroAbove[mbX], nonZeroDCAbove[mbX], nonZeroLeft, nonZeroDCLeft) = saved
+                        return false
+                    }
                     if picture.filterType > 0 {
                         var strength = picture.filterStrengths[modes.segment &* 2 &+ (modes.is4x4 ? 1 : 0)]
                         strength.filtersInnerEdges = strength.filtersInnerEdges || !hasNoCoefficients
                         rowFilters[mbX] = strength
                     }
-                    guard !tokens.pointee.isPastEnd else {
-                        throw LossyDefect.tokensEnded(column: mbX, row: mbY).error
-                    }
                     reconstruct(mbX, mbY, modes: modes, nonZero: nonZero)
+                    nextColumn = mbX &+ 1
                 }
                 if picture.filterType > 0 { filterRow(mbY) }
                 let first = nextOutputRow
                 emitRows(mbY, output: output)
                 if nextOutputRow > first { rowsDecoded(first..<nextOutputRow) }
                 if mbY < rows &- 1 { shiftCache() }
+                nextRow = mbY &+ 1
+                rowStarted = false
             }
+            return true
         }
     }
 }

@@ -21,8 +21,9 @@ extension WebP {
         let firstPartitionSize: Int
 
         /// Parses the first ten bytes of a `VP8 ` chunk payload, rejecting what
-        /// libwebp's `VP8GetInfo` and `VP8GetHeaders` reject.
-        init(parsing payload: UnsafeRawBufferPointer) throws(ImageDecodingError) {
+        /// libwebp's `VP8GetInfo` and `VP8GetHeaders` reject. `payload` is the whole
+        /// payload, or its first bytes when `payloadSize` gives the whole size.
+        init(parsing payload: UnsafeRawBufferPointer, payloadSize: Int? = nil) throws(ImageDecodingError) {
             guard payload.count >= 3 else { throw LossyDefect.headerTruncated.error }
             let tag = Int(payload[0]) | Int(payload[1]) << 8 | Int(payload[2]) << 16
             guard tag & 1 == 0 else { throw LossyDefect.notKeyFrame.error }
@@ -39,7 +40,7 @@ extension WebP {
             height = (Int(payload[8]) | Int(payload[9]) << 8) & 0x3fff
             verticalScale = Int(payload[9]) >> 6
             guard width > 0, height > 0 else { throw LossyDefect.zeroDimension.error }
-            guard firstPartitionSize <= payload.count &- Self.byteCount else {
+            guard firstPartitionSize <= (payloadSize ?? payload.count) &- Self.byteCount else {
                 throw LossyDefect.firstPartitionTooLong.error
             }
         }

@@ -63,6 +63,25 @@ extension WebP {
             var n0 = Int32(near[0]), f0 = Int32(far[0])
             out[0] = UInt8(truncatingIfNeeded: (3 &* n0 &+ f0 &+ 2) &>> 2)
             var x = 1
+            // 16 pairs at a time in 16-bit lanes (every intermediate stays below 2^11).
+            while x &+ 15 <= lastPair {
+                // Samples x − 1 … x + 15 are readable (x + 15 ≤ lastPair), and outputs
+                // 2x − 1 … 2x + 30 ≤ 2·lastPair ≤ width − 1 are writable.
+                let nearLeft = Wide(truncatingIfNeeded: UnsafeRawPointer(near + (x &- 1)).loadUnaligned(as: SIMD16<UInt8>.self))
+                let nearRight = Wide(truncatingIfNeeded: UnsafeRawPointer(near + x).loadUnaligned(as: SIMD16<UInt8>.self))
+                let farLeft = Wide(truncatingIfNeeded: UnsafeRawPointer(far + (x &- 1)).loadUnaligned(as: SIMD16<UInt8>.self))
+                let farRight = Wide(truncatingIfNeeded: UnsafeRawPointer(far + x).loadUnaligned(as: SIMD16<UInt8>.self))
+                let sum = nearLeft &+ nearRight &+ farLeft &+ farRight &+ 8
+                let diagonal = (sum &+ ((nearRight &+ farLeft) &<< 1)) &>> 3
+                let anti = (sum &+ ((nearLeft &+ farRight) &<< 1)) &>> 3
+                let odd = (diagonal &+ nearLeft) &>> 1, even = (anti &+ nearRight) &>> 1
+                // Little-endian 16-bit lanes put `odd` at byte 2x − 1 + 2k and `even` right after it.
+                UnsafeMutableRawPointer(out + (2 &* x &- 1)).storeBytes(of: odd | (even &<< 8), as: Wide.self)
+                x &+= 16
+            }
+            if x > 1 {
+                n0 = Int32(near[x &- 1]); f0 = Int32(far[x &- 1])
+            }
             while x <= lastPair {
                 let n1 = Int32(near[x]), f1 = Int32(far[x])
                 let sum = n0 &+ n1 &+ f0 &+ f1 &+ 8
@@ -77,32 +96,43 @@ extension WebP {
             }
         }
 
-        private typealias Lanes = SIMD16<Int32>
+        /// Sixteen 16-bit lanes: SSE2 multiplies, shifts and compares them natively
+        /// (32-bit lane multiplies are emulated there, several instructions each).
+        private typealias Wide = SIMD16<UInt16>
 
+        /// libwebp's clip of a 14-bit fixed-point channel to 0…255, for a value held
+        /// modulo 2^16. Every channel value lies in −19660…34237, so after the logical
+        /// shift by 6 the in-range and too-large values are 0…534 and the negative ones
+        /// 716…1023: 640 separates them.
         @inline(__always)
-        private static func clip8(_ v: Lanes) -> Lanes {
-            // Same as the scalar clip: in range values are v >> 6, the rest saturate.
-            // Clamped to 0...255 with shifts and masks, which compile to vector
-            // instructions (the generic pointwiseMin/Max go lane by lane).
-            let x = v &>> 6
-            let low = x & ~(x &>> 31)
-            let over = low &- 255
-            return 255 &+ (over & (over &>> 31))
+        private static func clip8(_ v: Wide) -> Wide {
+            // The masks come from arithmetic shifts of small signed differences: SIMD
+            // comparisons with `replacing(with:where:)` were compiled lane by lane.
+            let q = unsafeBitCast(v &>> 6, to: SIMD16<Int16>.self)
+            let tooLarge = (255 &- q) &>> 15, negative = (639 &- q) &>> 15
+            return unsafeBitCast((q | tooLarge) & ~negative & 255, to: Wide.self)
         }
 
         /// 16 pixels of ``store(_:_:_:_:)`` at once, written as 64 bytes of RGBA.
+        ///
+        /// Each product `(x · c) >> 8` is split as `x · (c >> 8) + ((x · (c & 255)) >> 8)`,
+        /// exact because `x · c = 256 · x · (c >> 8) + x · (c & 255)`; both parts fit 16 bits.
+        /// The sums are taken modulo 2^16, as the clip expects. Checked
+        /// against the scalar formula for every (Y, U, V).
         @inline(__always)
         private static func convert16(_ y: UnsafePointer<UInt8>, _ u: UnsafePointer<UInt8>, _ v: UnsafePointer<UInt8>,
                                       _ dst: UnsafeMutablePointer<UInt8>) {
             // 16 bytes are readable at y, u and v, and 64 writable at dst (checked by the caller's loop bound).
-            let yy = Lanes(truncatingIfNeeded: UnsafeRawPointer(y).loadUnaligned(as: SIMD16<UInt8>.self))
-            let uu = Lanes(truncatingIfNeeded: UnsafeRawPointer(u).loadUnaligned(as: SIMD16<UInt8>.self))
-            let vv = Lanes(truncatingIfNeeded: UnsafeRawPointer(v).loadUnaligned(as: SIMD16<UInt8>.self))
-            let luma = (yy &* 19077) &>> 8
-            let r = clip8(luma &+ ((vv &* 26149) &>> 8) &- 14234)
-            let g = clip8(luma &- ((uu &* 6419) &>> 8) &- ((vv &* 13320) &>> 8) &+ 8708)
-            let b = clip8(luma &+ ((uu &* 33050) &>> 8) &- 17685)
-            let rgba = SIMD16<UInt32>(truncatingIfNeeded: r | (g &<< 8) | (b &<< 16)) | SIMD16<UInt32>(repeating: 0xff00_0000)
+            let yy = Wide(truncatingIfNeeded: UnsafeRawPointer(y).loadUnaligned(as: SIMD16<UInt8>.self))
+            let uu = Wide(truncatingIfNeeded: UnsafeRawPointer(u).loadUnaligned(as: SIMD16<UInt8>.self))
+            let vv = Wide(truncatingIfNeeded: UnsafeRawPointer(v).loadUnaligned(as: SIMD16<UInt8>.self))
+            let luma = yy &* 74 &+ ((yy &* 133) &>> 8)                                   // y · 19077 >> 8
+            let r = clip8(luma &+ vv &* 102 &+ ((vv &* 37) &>> 8) &- 14234)              // v · 26149 >> 8
+            let g = clip8(luma &- (uu &* 25 &+ ((uu &* 19) &>> 8))                       // u · 6419 >> 8
+                          &- (vv &* 52 &+ (vv &>> 5)) &+ 8708)                           // v · 13320 >> 8
+            let b = clip8(luma &+ uu &* 129 &+ ((uu &* 26) &>> 8) &- 17685)              // u · 33050 >> 8
+            let rg = r | (g &<< 8), ba = b | 0xff00
+            let rgba = SIMD16<UInt32>(truncatingIfNeeded: rg) | (SIMD16<UInt32>(truncatingIfNeeded: ba) &<< 16)
             // Little-endian lanes put R in the lowest byte, so memory reads R, G, B, A.
             UnsafeMutableRawPointer(dst).storeBytes(of: rgba, as: SIMD16<UInt32>.self)
         }

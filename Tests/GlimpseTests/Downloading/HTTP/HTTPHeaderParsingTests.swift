@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseCache
 @testable import Glimpse
 import Testing
 

@@ -15,7 +15,6 @@ struct DownloaderHarness: Sendable {
         // Long: tests that exercise the timeout set their own, and a busy test
         // process must not turn a slow step into a timeout.
         configuration.timeout = .seconds(60)
-        configuration.decoderRegistry = RowsTestDecoder.registry
         // One attempt per download unless a test asks for retries (RetryTests).
         configuration.retryPolicy = .never
         configure(&configuration)

@@ -1,37 +1,7 @@
 import Foundation
+import GlimpseCache
 
-/// How long a stored response may be served without asking the origin, and
-/// how old it was when it arrived: what RFC 9111 §4.2 asks a cache to keep.
-///
-/// Kept with the disk entry so that freshness survives a restart; every
-/// figure is whole seconds since the Unix epoch.
-public struct HTTPFreshness: Sendable, Hashable, Codable {
-    /// When the response arrived (`response_time`, §4.2.3).
-    public var responseTime: Int64
-    /// The response's age when it arrived (`corrected_initial_age`, §4.2.3).
-    public var initialAge: Int64
-    /// How long it stays fresh from its generation (§4.2.1); 0 when it must be
-    /// revalidated every time.
-    public var lifetime: Int64
-    /// Whether a stale copy must never be served, even when the origin cannot
-    /// be reached (`must-revalidate`, §5.2.2.2; `no-cache` always revalidates).
-    public var mustRevalidate: Bool
-
-    public init(responseTime: Int64, initialAge: Int64, lifetime: Int64, mustRevalidate: Bool) {
-        self.responseTime = responseTime
-        self.initialAge = initialAge
-        self.lifetime = lifetime
-        self.mustRevalidate = mustRevalidate
-    }
-
-    /// The response's age at `now` (`current_age`, §4.2.3).
-    public func age(at now: Date) -> Int64 {
-        initialAge + max(0, HTTPDate(now).secondsSince1970 - responseTime)
-    }
-
-    /// Whether the stored response may be served at `now` without the network (§4.2).
-    public func isFresh(at now: Date) -> Bool { lifetime > age(at: now) }
-
+extension HTTPFreshness {
     /// Freshness of a response received at `responseTime` for a request sent at
     /// `requestTime`, from its `Cache-Control`, `Expires`, `Date`, `Age` and
     /// `Last-Modified` fields (names lowercased).
@@ -41,6 +11,8 @@ public struct HTTPFreshness: Sendable, Hashable, Codable {
     /// `Last-Modified`, at most a day; `no-cache` makes it 0. An invalid
     /// `Expires` counts as already expired (§5.3).
     init(headers: [String: String], requestTime: Date, responseTime: Date) {
+        let initialAge: Int64
+        let lifetime: Int64
         let control = CacheControl(parsing: headers["cache-control"] ?? "")
         let received = HTTPDate(responseTime).secondsSince1970
         let sent = min(HTTPDate(requestTime).secondsSince1970, received)
@@ -50,7 +22,6 @@ public struct HTTPFreshness: Sendable, Hashable, Codable {
         let apparentAge = max(0, received - date)
         let correctedAgeValue = ageValue + (received - sent)
         initialAge = max(apparentAge, correctedAgeValue)
-        self.responseTime = received
 
         if control.noCache {
             lifetime = 0
@@ -64,6 +35,21 @@ public struct HTTPFreshness: Sendable, Hashable, Codable {
         } else {
             lifetime = 0
         }
-        mustRevalidate = control.mustRevalidate || control.noCache
+        self.init(responseTime: received, initialAge: initialAge, lifetime: lifetime,
+                  mustRevalidate: control.mustRevalidate || control.noCache)
+    }
+
+    /// The freshness of a stored response after a 304 (RFC 9111 §4.3.4): the
+    /// 304's fields replace the stored ones. A 304 that repeats neither
+    /// `Cache-Control` nor `Expires` keeps the stored lifetime and
+    /// `must-revalidate`, with the age its `Date` and `Age` give.
+    init(refreshing stored: HTTPFreshness?, headers: [String: String], requestTime: Date, responseTime: Date) {
+        let fresh = HTTPFreshness(headers: headers, requestTime: requestTime, responseTime: responseTime)
+        guard let stored, headers["cache-control"] == nil, headers["expires"] == nil else {
+            self = fresh
+            return
+        }
+        self.init(responseTime: fresh.responseTime, initialAge: fresh.initialAge, lifetime: stored.lifetime,
+                  mustRevalidate: stored.mustRevalidate)
     }
 }

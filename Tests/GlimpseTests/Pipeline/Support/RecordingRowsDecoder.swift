@@ -1,0 +1,92 @@
+import Foundation
+import Glimpse
+import Synchronization
+
+/// The rows format of ``RowsTestDecoder`` under a magic of the test's choosing,
+/// recording per magic how many decoders started and on which threads they
+/// finished: tests see how often and where the pipeline decodes.
+struct RecordingRowsDecoder: ImageDecoder {
+    static let format: ImageFormat = .unknown
+
+    struct Record: Sendable {
+        var started = 0
+        var bytesFed = 0
+        var finishThreads: [String] = []
+    }
+
+    private static let records = Mutex<[String: Record]>([:])
+
+    static func record(_ magic: String) -> Record { records.withLock { $0[magic] ?? Record() } }
+
+    /// `magic` must be four ASCII characters, distinct per test.
+    static func encode(magic: String, width: Int, height: Int) -> [UInt8] {
+        var bytes = Array(magic.utf8) + [UInt8(width), UInt8(height)]
+        for index in 0..<(width * height * 4) { bytes.append(UInt8(truncatingIfNeeded: index &* 7)) }
+        return bytes
+    }
+
+    /// A registry that decodes `magic` files with this decoder (and the standard formats).
+    static func registry(magic: String) -> DecoderRegistry {
+        var registry = DecoderRegistry.standard
+        let expected = Array(magic.utf8)
+        registry.register(RecordingRowsDecoder.self) { bytes in
+            let prefix = Array(bytes.prefix(4))
+            guard prefix == Array(expected.prefix(prefix.count)) else { return .noMatch }
+            return prefix.count == 4 ? .match : .needMoreData
+        }
+        return registry
+    }
+
+    /// The kernel's name of the calling thread (corelibs' `Thread.current.name`
+    /// does not report it).
+    static func currentThreadName() -> String {
+        let comm = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+        return comm.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private var bytes: [UInt8] = []
+    private var magic: String?
+
+    init(options: DecodingOptions) {}
+
+    mutating func append(_ chunk: UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodingStatus {
+        bytes.append(contentsOf: chunk)
+        if magic == nil, bytes.count >= 4 {
+            let name = String(decoding: bytes.prefix(4), as: UTF8.self)
+            magic = name
+            Self.records.withLock { $0[name, default: Record()].started += 1 }
+        }
+        if let magic { Self.records.withLock { $0[magic, default: Record()].bytesFed += chunk.count } }
+        if let info, bytes.count >= 6 + info.width * info.height * 4 { return .complete }
+        return .needMoreData
+    }
+
+    var info: ImageInfo? {
+        guard bytes.count >= 6 else { return nil }
+        return ImageInfo(format: .unknown, width: Int(bytes[4]), height: Int(bytes[5]))
+    }
+
+    private var completedRows: Int {
+        guard let info, info.width > 0 else { return 0 }
+        return min(info.height, (bytes.count - 6) / (info.width * 4))
+    }
+
+    func partialImage() -> Image? {
+        guard let info, completedRows > 0 else { return nil }
+        var pixels = Array(bytes[6..<(6 + completedRows * info.width * 4)])
+        pixels.append(contentsOf: repeatElement(0, count: (info.height - completedRows) * info.width * 4))
+        guard let buffer = PixelBuffer(width: info.width, height: info.height, bytes: pixels) else { return nil }
+        return Image(frames: [ImageFrame(pixels: buffer, isComplete: false)], format: .unknown)
+    }
+
+    mutating func finish() throws(ImageDecodingError) -> Image {
+        guard let info, completedRows == info.height, let magic,
+              let buffer = PixelBuffer(width: info.width, height: info.height,
+                                       bytes: Array(bytes[6..<(6 + info.height * info.width * 4)])) else {
+            throw .truncated
+        }
+        let thread = Self.currentThreadName()
+        Self.records.withLock { $0[magic, default: Record()].finishThreads.append(thread) }
+        return Image(pixels: buffer, format: .unknown)
+    }
+}
