@@ -1,49 +1,118 @@
 extension JPEG {
     /// Entropy-coded bytes (ITU T.81 §F.1.2.3): bits packed most significant
     /// first, a zero byte stuffed after every 0xFF (§B.1.1.5).
+    ///
+    /// Bits gather in a 64-bit word that is written eight bytes at a time
+    /// when none of them is 0xFF (the common case), byte by byte with
+    /// stuffing otherwise, as libjpeg-turbo's `jchuff.c` does.
     struct BitWriter: Sendable {
-        var bytes: [UInt8]
-        /// Pending bits, right-aligned; `count` of them.
+        /// Output so far in `storage[..<used]`; the rest is room to write into.
+        private var storage: [UInt8]
+        private var used = 0
+        /// Pending bits, right-aligned: the low `64 − free` bits (higher ones
+        /// are already written and shift out).
         private var buffer: UInt64 = 0
-        private var count = 0
+        private var free = 64
 
         init(capacity: Int = 0) {
-            bytes = []
-            bytes.reserveCapacity(capacity)
+            storage = [UInt8](repeating: 0, count: max(capacity, 64))
         }
 
-        /// Appends the low `length` bits of `bits` (length ≤ 32).
+        /// The bytes written so far (after ``flush()``, all of them).
+        var bytes: ArraySlice<UInt8> { storage[..<used] }
+
+        /// Forgets the bytes written so far, keeping the storage.
+        mutating func removeAllBytes() { used = 0 }
+
+        /// Appends the low `length` bits of `bits` (length < 32).
         @inline(__always)
         mutating func write(_ bits: UInt32, _ length: Int) {
-            buffer = (buffer &<< UInt64(length)) | UInt64(bits & ((1 &<< UInt32(length)) &- 1))
-            count &+= length
-            if count >= 32 { drain() }
-        }
-
-        @inline(__always)
-        private mutating func drain() {
-            while count >= 8 {
-                count &-= 8
-                let byte = UInt8(truncatingIfNeeded: buffer &>> UInt64(count))
-                bytes.append(byte)
-                if byte == 0xFF { bytes.append(0) }
+            let value = UInt64(bits & ((1 &<< UInt32(truncatingIfNeeded: length)) &- 1))
+            free &-= length
+            if free < 0 {
+                // The high `length + free` bits of `value` complete the word; the others stay.
+                let word = (buffer &<< UInt64(truncatingIfNeeded: length &+ free)) | (value &>> UInt64(truncatingIfNeeded: 0 &- free))
+                writeWord(word)
+                free &+= 64
+                buffer = value
+            } else {
+                buffer = (buffer &<< UInt64(truncatingIfNeeded: length)) | value
             }
         }
 
-        /// Pads the last byte with one bits (libjpeg's `flush_bits`) and empties the buffer.
+        /// Writes eight bytes, stuffing a zero after each 0xFF.
+        @inline(__always)
+        private mutating func writeWord(_ word: UInt64) {
+            if storage.count &- used < 16 { grow() }
+            // A byte is 0xFF only if its top bit is set and adding one clears it (a carry from
+            // the byte below can flag others too, which only takes the slow path).
+            let mayHaveFF = word & 0x8080_8080_8080_8080 & ~(word &+ 0x0101_0101_0101_0101)
+            let start = used
+            if mayHaveFF == 0 {
+                storage.withUnsafeMutableBytes { raw in
+                    // 16 bytes of room were ensured above.
+                    raw.storeBytes(of: word.bigEndian, toByteOffset: start, as: UInt64.self)
+                }
+                used = start &+ 8
+            } else {
+                var at = start
+                storage.withUnsafeMutableBufferPointer { out in
+                    // At most 16 bytes (8, each maybe stuffed) from `start`: room was ensured above.
+                    let out = out.baseAddress.unsafelyUnwrapped
+                    var shift: UInt64 = 56
+                    for _ in 0..<8 {
+                        let byte = UInt8(truncatingIfNeeded: word &>> shift)
+                        out[at] = byte
+                        at &+= 1
+                        if byte == 0xFF {
+                            out[at] = 0
+                            at &+= 1
+                        }
+                        shift &-= 8
+                    }
+                }
+                used = at
+            }
+        }
+
+        @inline(never)
+        private mutating func grow() {
+            storage.append(contentsOf: repeatElement(0, count: max(storage.count, 4096)))
+        }
+
+        /// Pads the last byte with one bits (libjpeg's `flush_bits`) and writes
+        /// every pending byte.
         mutating func flush() {
-            write(0x7F, 7)
-            drain()
-            buffer = 0
-            count = 0
+            var count = 64 &- free
+            let pad = (8 &- count & 7) & 7
+            var value = count == 0 ? 0 : (buffer &<< UInt64(pad)) | ((1 &<< UInt64(pad)) &- 1)
+            count &+= pad
+            if storage.count &- used < 16 { grow() }
+            while count > 0 {
+                count &-= 8
+                let byte = UInt8(truncatingIfNeeded: value &>> UInt64(count))
+                storage[used] = byte
+                used &+= 1
+                if byte == 0xFF {
+                    storage[used] = 0
+                    used &+= 1
+                }
+            }
+            value = 0
+            buffer = value
+            free = 64
         }
 
         /// Appends a marker or segment bytes directly (only after ``flush()``).
         mutating func appendRaw(_ raw: [UInt8]) {
-            bytes.append(contentsOf: raw)
+            if storage.count &- used < raw.count &+ 16 { grow() }
+            for byte in raw {
+                storage[used] = byte
+                used &+= 1
+            }
         }
 
         /// Whether bits are pending (testing aid).
-        var isAligned: Bool { count == 0 }
+        var isAligned: Bool { free == 64 }
     }
 }

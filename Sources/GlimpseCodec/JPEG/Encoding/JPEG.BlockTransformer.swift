@@ -13,7 +13,7 @@ extension JPEG {
         /// (`paddedWidth` × `mcuHeight`); empty for the others.
         private var conversionPlanes: [[UInt8]]
         /// Divisors of the luma and chroma tables.
-        private let divisors: [[UInt32]]
+        private let divisors: [[UInt16]]
         /// One RGBA8 row (flattened or narrowed input).
         private var rgbaRow: [UInt8]
         /// One converted row per component, `paddedWidth` samples each.
@@ -23,7 +23,7 @@ extension JPEG {
         init(layout: EncodingLayout, tables: [QuantizationTable], alpha: EncodingOptions.AlphaHandling) {
             self.layout = layout
             self.alpha = alpha
-            divisors = tables.map(\.divisors)
+            divisors = tables.map(\.divisors16)
             samplePlanes = layout.components.map {
                 [UInt8](repeating: 0, count: $0.paddedBlocksPerRow &* 64 &* $0.verticalSampling)
             }
@@ -146,18 +146,33 @@ extension JPEG {
                     let full = full.baseAddress.unsafelyUnwrapped, out = out.baseAddress.unsafelyUnwrapped
                     for row in 0..<outRows {
                         let o = out + row &* outWidth
+                        // Eight outputs at a time from 16 input bytes per row, read as eight little-endian
+                        // 16-bit pairs (outWidth is a multiple of 8, so the last read ends at 2·outWidth).
+                        typealias Pairs = SIMD8<UInt16>
+                        @inline(__always) func pairs(_ p: UnsafePointer<UInt8>) -> Pairs {
+                            UnsafeRawPointer(p).loadUnaligned(as: Pairs.self).littleEndianPairs
+                        }
+                        let lowByte = Pairs(repeating: 0xFF)
                         if vExpand == 2 {
                             let a = full + (2 &* row) &* paddedWidth, b = a + paddedWidth
                             // jcsample.c h2v2: bias alternates 1, 2 along the row.
-                            for x in 0..<outWidth {
-                                let sum = Int(a[2 &* x]) &+ Int(a[2 &* x &+ 1]) &+ Int(b[2 &* x]) &+ Int(b[2 &* x &+ 1])
-                                o[x] = UInt8(truncatingIfNeeded: (sum &+ 1 &+ (x & 1)) &>> 2)
+                            let bias = Pairs(1, 2, 1, 2, 1, 2, 1, 2)
+                            var x = 0
+                            while x < outWidth {
+                                let p = pairs(a + 2 &* x), q = pairs(b + 2 &* x)
+                                let sum = (p & lowByte) &+ (p &>> 8) &+ (q & lowByte) &+ (q &>> 8) &+ bias
+                                Self.store8(sum &>> 2, o + x)
+                                x &+= 8
                             }
                         } else if hExpand == 2 {
                             let a = full + row &* paddedWidth
                             // jcsample.c h2v1: bias alternates 0, 1.
-                            for x in 0..<outWidth {
-                                o[x] = UInt8(truncatingIfNeeded: (Int(a[2 &* x]) &+ Int(a[2 &* x &+ 1]) &+ (x & 1)) &>> 1)
+                            let bias = Pairs(0, 1, 0, 1, 0, 1, 0, 1)
+                            var x = 0
+                            while x < outWidth {
+                                let p = pairs(a + 2 &* x)
+                                Self.store8(((p & lowByte) &+ (p &>> 8) &+ bias) &>> 1, o + x)
+                                x &+= 8
                             }
                         }
                     }
@@ -172,11 +187,14 @@ extension JPEG {
             let blocksPerRow = component.paddedBlocksPerRow
             samplePlanes[c].withUnsafeBufferPointer { plane in
                 divisors[component.table].withUnsafeBufferPointer { divisors in
-                    store.planes[c].withUnsafeMutableBufferPointer { blocks in
+                    let offset = store.offsets[c]
+                    store.coefficients.withUnsafeMutableBufferPointer { blocks in
                         do {
                             let plane = plane.baseAddress.unsafelyUnwrapped
                             let divisors = divisors.baseAddress.unsafelyUnwrapped
-                            let blocks = blocks.baseAddress.unsafelyUnwrapped
+                            // Component c's blocks start at its offset; the block rows addressed below are
+                            // those of the store row, within the rows the store holds.
+                            let blocks = blocks.baseAddress.unsafelyUnwrapped + offset
                             for by in 0..<v {
                                 let imageBlockRow = mcuRow &* v &+ by
                                 let rowBlocks = blocks + ((storeRow &* v &+ by) &* blocksPerRow) &* 64
@@ -203,6 +221,13 @@ extension JPEG {
                     }
                 }
             }
+        }
+
+        /// Stores the low bytes of eight lanes (each 0…255) at `out`.
+        @inline(__always)
+        private static func store8(_ v: SIMD8<UInt16>, _ out: UnsafeMutablePointer<UInt8>) {
+            // Byte stores of consecutive lanes, which LLVM merges into a pack and one 8-byte store.
+            for i in 0..<8 { out[i] = UInt8(truncatingIfNeeded: v[i]) }
         }
 
         /// Repeats the sample at `from − 1` up to `to` (libjpeg's `expand_right_edge`).

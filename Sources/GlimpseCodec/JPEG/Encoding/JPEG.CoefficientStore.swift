@@ -4,16 +4,25 @@ extension JPEG {
     /// the whole image (optimised tables and progressive scans, which read the
     /// coefficients more than once).
     struct CoefficientStore: Sendable {
-        /// Per component, block rows × padded blocks per row × 64.
-        var planes: [[Int16]]
+        /// Every component's blocks, one after the other: component c's
+        /// block rows × padded blocks per row × 64 values from `offsets[c]`.
+        /// One array, so that the hot loops open one buffer for all components.
+        var coefficients: [Int16]
+        /// Where each component's blocks start in ``coefficients``.
+        let offsets: [Int]
         /// Block rows held per component.
         let blockRows: [Int]
 
         init(layout: EncodingLayout, mcuRows: Int) {
             blockRows = layout.components.map { $0.verticalSampling &* mcuRows }
-            planes = zip(layout.components, blockRows).map { component, rows in
-                [Int16](repeating: 0, count: rows &* component.paddedBlocksPerRow &* 64)
+            var offsets: [Int] = []
+            var total = 0
+            for (component, rows) in zip(layout.components, blockRows) {
+                offsets.append(total)
+                total += rows * component.paddedBlocksPerRow * 64
             }
+            self.offsets = offsets
+            coefficients = [Int16](repeating: 0, count: total)
         }
     }
 }

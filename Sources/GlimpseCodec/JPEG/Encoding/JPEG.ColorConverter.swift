@@ -12,6 +12,10 @@ extension JPEG {
         /// ONE_HALF for Y; CBCR_OFFSET + ONE_HALF − 1 for chroma.
         static let yRounding: Int32 = 1 << 15
         static let chromaRounding: Int32 = (128 << 16) + (1 << 15) - 1
+        /// The roundings less 255 times the weights of the differences (see `convert`).
+        static let lumaBias: Int32 = yRounding - 255 * (yR + yB)
+        static let blueBias: Int32 = chromaRounding + 255 * cbR
+        static let redBias: Int32 = chromaRounding + 255 * crB
 
         /// Converts `count` RGBA8 pixels (alpha not read) into `y`, and into
         /// `cb` and `cr` when they are non-nil.
@@ -26,11 +30,19 @@ extension JPEG {
                 let r = unsafeBitCast(words & mask, to: SIMD16<Int32>.self)
                 let g = unsafeBitCast((words &>> 8) & mask, to: SIMD16<Int32>.self)
                 let b = unsafeBitCast((words &>> 16) & mask, to: SIMD16<Int32>.self)
-                let luma = (r &* yR &+ g &* yG &+ b &* yB &+ yRounding) &>> 16
+                // The weights of each output sum to 0 or 2^16 (FIX(0.299) + FIX(0.587) + FIX(0.114)
+                // = 65536, FIX(0.16874) + FIX(0.33126) = FIX(0.41869) + FIX(0.08131) = 32768), so
+                // each output is G·2^16 (or 0) plus two differences times a positive constant under
+                // 2^15: the same integers, and products LLVM turns into `pmaddwd` (a negative constant
+                // becomes emulated 32-bit multiplies on SSE2).
+                // x ^ 255 = 255 − x for samples: each difference plus 255, never negative. Written as
+                // plain differences, LLVM shares their negations and multiplies by negative constants.
+                let notR = r ^ 255, notG = g ^ 255, notB = b ^ 255
+                let luma = (g &<< 16 &+ (r &+ notG) &* yR &+ (b &+ notG) &* yB &+ lumaBias) &>> 16
                 (y + x).storeSIMD(narrow(luma))
                 if let cb, let cr {
-                    let blue = (r &* cbR &+ g &* cbG &+ b &* half &+ chromaRounding) &>> 16
-                    let red = (r &* half &+ g &* crG &+ b &* crB &+ chromaRounding) &>> 16
+                    let blue = ((b &- g) &<< 15 &+ (g &+ notR) &* (0 &- cbR) &+ blueBias) &>> 16
+                    let red = ((r &- g) &<< 15 &+ (g &+ notB) &* (0 &- crB) &+ redBias) &>> 16
                     (cb + x).storeSIMD(narrow(blue))
                     (cr + x).storeSIMD(narrow(red))
                 }
@@ -54,14 +66,10 @@ extension JPEG.ColorConverter {
     /// The low byte of each lane (the values are 0…255 here).
     @inline(__always)
     static func narrow(_ v: SIMD16<Int32>) -> SIMD16<UInt8> {
-        let b = unsafeBitCast(v, to: SIMD64<UInt8>.self)
-        #if _endian(little)
-        return SIMD16<UInt8>(b[0], b[4], b[8], b[12], b[16], b[20], b[24], b[28],
-                             b[32], b[36], b[40], b[44], b[48], b[52], b[56], b[60])
-        #else
-        return SIMD16<UInt8>(b[3], b[7], b[11], b[15], b[19], b[23], b[27], b[31],
-                             b[35], b[39], b[43], b[47], b[51], b[55], b[59], b[63])
-        #endif
+        // Lane by lane: LLVM makes packs of it (the generic initialiser is not always inlined).
+        var r = SIMD16<UInt8>()
+        for i in 0..<16 { r[i] = UInt8(truncatingIfNeeded: min(max(v[i], 0), 255)) }
+        return r
     }
 }
 
@@ -84,5 +92,19 @@ extension UnsafeMutablePointer<UInt8> {
     @inline(__always)
     func storeSIMD(_ value: SIMD16<UInt8>) {
         UnsafeMutableRawPointer(self).storeBytes(of: value, as: SIMD16<UInt8>.self)
+    }
+}
+
+extension SIMD8<UInt16> {
+    /// The pairs of bytes as stored little-endian (a no-op on little-endian hosts).
+    @inline(__always)
+    var littleEndianPairs: SIMD8<UInt16> {
+        #if _endian(little)
+        return self
+        #else
+        var copy = self
+        for i in 0..<8 { copy[i] = self[i].byteSwapped }
+        return copy
+        #endif
     }
 }

@@ -10,6 +10,10 @@ extension JPEG {
         /// for its 16-bit SIMD quantiser (which the C quantiser matches).
         /// 64 reciprocals, then 64 corrections, then 64 shifts.
         let divisors: [UInt32]
+        /// The same as 16-bit lanes for the SIMD quantiser: 64 reciprocals, 64
+        /// corrections, then 64 scales 2^(32 − shift), so that two multiply-highs
+        /// divide (libjpeg-turbo's layout; the shift is at least 18).
+        let divisors16: [UInt16]
 
         /// Annex K table K.1 (luminance), natural order.
         static let annexKLuminance: [Int] = [
@@ -62,6 +66,8 @@ extension JPEG {
                 shifts.append(UInt32(r))
             }
             self.divisors = reciprocals + corrections + shifts
+            divisors16 = (reciprocals + corrections).map { UInt16(truncatingIfNeeded: $0) }
+                + shifts.map { UInt16(truncatingIfNeeded: 1 << (32 - $0)) }
         }
 
         /// The DQT payload after the precision/index byte: steps in zig-zag order.

@@ -119,7 +119,7 @@ extension JPEG {
             if var coder {
                 self.coder = nil
                 taken += coder.sink.writer.bytes
-                coder.sink.writer.bytes.removeAll(keepingCapacity: true)
+                coder.sink.writer.removeAllBytes()
                 self.coder = coder
             }
             return taken
