@@ -20,10 +20,9 @@ extension BenchPipelineCommand {
         FixtureServer.images(in: bench).filter { $0.name.hasPrefix("jpeg/") || $0.name.hasPrefix("png/") }
     }
 
-    /// The 99th percentile of how late an unrelated task wakes from 10 ms sleeps while `rounds`
-    /// rounds of every large image load at once through `load` (milliseconds).
-    static func wakeUpDelay(rounds: Int, files: [FixtureServer.File], server: FixtureServer,
-                            load: @escaping @Sendable (URL) async -> Void) async -> (p99: Double, median: Double) {
+    /// The 99th percentile and the median of how late an unrelated task wakes from 10 ms
+    /// sleeps while `work` runs (milliseconds).
+    static func wakeUpDelay(while work: () async -> Void) async -> (p99: Double, median: Double) {
         let sleeper = Task<[Double], Never> {
             var delays: [Double] = []
             while !Task.isCancelled {
@@ -33,19 +32,27 @@ extension BenchPipelineCommand {
             }
             return delays
         }
-        for round in 0..<rounds {
-            await withTaskGroup(of: Void.self) { group in
-                for file in files {
-                    let url = server.url(file, copy: 1_000_000 + round)
-                    group.addTask { await load(url) }
-                }
-            }
-        }
+        await work()
         sleeper.cancel()
         let delays = await sleeper.value.sorted()
         guard !delays.isEmpty else { return (0, 0) }
         let p99 = delays[min(delays.count - 1, Int((Double(delays.count) * 0.99).rounded(.up)) - 1)]
         return (p99, delays[delays.count / 2])
+    }
+
+    /// ``wakeUpDelay(while:)`` while `rounds` rounds of every large image load at once through `load`.
+    static func wakeUpDelay(rounds: Int, files: [FixtureServer.File], server: FixtureServer,
+                            load: @escaping @Sendable (URL) async -> Void) async -> (p99: Double, median: Double) {
+        await wakeUpDelay {
+            for round in 0..<rounds {
+                await withTaskGroup(of: Void.self) { group in
+                    for file in files {
+                        let url = server.url(file, copy: 1_000_000 + round)
+                        group.addTask { await load(url) }
+                    }
+                }
+            }
+        }
     }
 
     /// `pipeline,latency-under-load`: p99 wake-up delay with the loads going through the pipeline
@@ -56,15 +63,21 @@ extension BenchPipelineCommand {
         let pipeline = ImagePipeline(configuration: pipelineConfiguration(
             downloader: downloader, cache: ImageCache(memory: MemoryCache(costLimit: 64 << 20), disk: nil)))
         let rounds = max(1, latencyRounds)
+        let started = ContinuousClock.now
         let ours = await Self.wakeUpDelay(rounds: rounds, files: files, server: server) { url in
             _ = try? await pipeline.load(url)
         }
+        // The same sleeper for as long with nothing loading: what the machine's other
+        // processes alone cost a wake-up (on a shared machine, much of the figure).
+        let loading = ContinuousClock.now - started
+        let idle = await Self.wakeUpDelay { try? await Task.sleep(for: loading) }
         let pool = await Self.wakeUpDelay(rounds: rounds, files: files, server: server) { url in
             guard let downloaded = try? await downloader.download(url) else { return }
             _ = try? DecoderRegistry.standard.decode(downloaded.bytes)
         }
-        Terminal.standardError(String(format: "latency under load: p99 %.2f ms, median %.2f ms through the pipeline (processing width %d); decoding on the cooperative pool instead: p99 %.2f ms, median %.2f ms",
-                                      ours.p99, ours.median, pipeline.processingWidth, pool.p99, pool.median))
+        Terminal.standardError(String(format: "latency under load: p99 %.2f ms, median %.2f ms through the pipeline (processing width %d); decoding on the cooperative pool instead: p99 %.2f ms, median %.2f ms; nothing loading: p99 %.2f ms, median %.2f ms",
+                                      ours.p99, ours.median, pipeline.processingWidth, pool.p99, pool.median,
+                                      idle.p99, idle.median))
         return ours.p99
     }
 

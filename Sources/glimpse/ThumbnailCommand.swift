@@ -72,26 +72,15 @@ struct ThumbnailCommand: ParsableCommand {
     }
 
     private func thumbnail(_ file: String) throws(CommandFailure) -> (bytes: [UInt8], width: Int, height: Int, path: String) {
-        let bytes = try ImageFiles.read(file)
-        var options = DecodingOptions()
-        options.firstFrameOnly = true
-        if let info = Self.probe(bytes), info.format == .jpeg {
-            options.scaleDenominator = Self.scaleDenominator(width: info.width, height: info.height, box: size)
-        }
+        // The file goes to the decoder in pieces, so that it is never held twice
+        // (a streamed PNG never holds it at all).
+        var decoder = ThumbnailDecoder(maxPixelSize: size)
         var image: Image
+        try Self.readChunks(file) { chunk throws(ThumbnailDecoder.Failure) in try decoder.append(chunk) }
         do {
-            image = try DecoderRegistry.standard.decode(bytes, options: options)
+            image = try decoder.finish()
         } catch {
-            throw CommandFailure("\(error)")
-        }
-        image.frames = Array(image.frames.prefix(1))
-        do {
-            image = try ImageTransformers.AutoOrient().transform(image)
-            if image.width > size || image.height > size {
-                image = try ImageTransformers.Resize(width: size, height: size, mode: .fit, allowsUpscaling: false).transform(image)
-            }
-        } catch {
-            throw CommandFailure("cannot resize: \(error)")
+            throw Self.failure(error)
         }
         let outputFormat = format ?? (Self.hasTransparency(image.pixels) ? .png : .jpeg)
         let path = output ?? Self.outputPath(for: file, in: outputDir ?? ".", format: outputFormat)
@@ -105,26 +94,36 @@ struct ThumbnailCommand: ParsableCommand {
         }
     }
 
-    /// The header of `bytes` (format and size), read without decoding pixels.
-    static func probe(_ bytes: [UInt8]) -> ImageInfo? {
-        var decoder = AutoDecoder(registry: .standard, options: DecodingOptions())
-        var offset = 0
-        while offset < bytes.count, decoder.info == nil {
-            let end = min(bytes.count, offset + 16_384)
-            guard (try? decoder.append(bytes[offset..<end])) != nil else { return nil }
-            offset = end
+    /// Passes the file at `path` to `body` 256 KiB at a time.
+    static func readChunks(_ path: String,
+                           _ body: (UnsafeRawBufferPointer) throws(ThumbnailDecoder.Failure) -> Void) throws(CommandFailure) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw CommandFailure("\(path): cannot read: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let capacity = 256 << 10
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(fd, buffer, capacity)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure("\(path): cannot read: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return }
+            do {
+                // `read` filled `count` ≤ `capacity` bytes of the buffer.
+                try body(UnsafeRawBufferPointer(start: buffer, count: count))
+            } catch {
+                throw Self.failure(error)
+            }
         }
-        return decoder.info
     }
 
-    /// The largest JPEG DCT scale 1/d (d = 1, 2, 4, 8) that keeps the image at
-    /// least as large as the thumbnail it fits inside `box`.
-    static func scaleDenominator(width: Int, height: Int, box: Int) -> Int {
-        guard width > 0, height > 0 else { return 1 }
-        // The thumbnail's longer side is `box` (or the image's, when smaller).
-        let longer = max(width, height)
-        for d in [8, 4, 2] where (longer + d - 1) / d >= box { return d }
-        return 1
+    static func failure(_ error: ThumbnailDecoder.Failure) -> CommandFailure {
+        switch error {
+        case .decoding(let error): CommandFailure("\(error)")
+        case .transform(let error): CommandFailure("cannot resize: \(error)")
+        }
     }
 
     static func hasTransparency(_ pixels: PixelBuffer) -> Bool {

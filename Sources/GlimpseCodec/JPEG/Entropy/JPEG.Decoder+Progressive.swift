@@ -26,6 +26,17 @@ extension JPEG.Decoder {
             return false
         }
         let header = scan.header
+        if found && options.skipsUnusedScans && header.ss > 0 && frame?.progressive == true,
+           let last = header.components.first.map({ layout.components[$0.index] }),
+           header.components.allSatisfy({ layout.components[$0.index].blockSize == 1 }) {
+            // Only DC reaches a 1×1 block: the scan's coefficients would never be seen. A scan
+            // cut short by the end of the file is decoded as usual, for its bookkeeping.
+            lastGoodRow = max(0, (last.scanBlocksY - 1) / max(1, last.v))
+            position = p
+            self.scan = nil
+            phase = .markers
+            return true
+        }
         let restartInterval = self.restartInterval
         var coefficients = self.coefficients
         self.coefficients = []

@@ -3,12 +3,12 @@ extension PNG.Decoder {
     /// ones are skipped.
     static let maxMetadataChunk = 16 << 20
 
-    mutating func handle(_ event: PNG.ChunkLexer.Event) throws(ImageDecodingError) {
+    mutating func handle(_ event: PNG.ChunkLexer.Event, rows sink: PNG.ScanlineDecoder.RowSink) throws(ImageDecodingError) {
         switch event {
         case .begin(let type, let length):
             try begin(type, length: length)
         case .data(let piece):
-            try streamData(piece)
+            try streamData(piece, rows: sink)
         case .end(let type, let body, let crcValid):
             try end(type, body: body, crcValid: crcValid)
         }
@@ -155,14 +155,26 @@ extension PNG.Decoder {
             &+ working
         let expander = PNG.Expander(header: header, palette: palette, transparency: transparency, wide: format == .rgba16)
         self.expander = expander
-        image = PNG.outputBuffer(width: header.width, height: header.height, format: format,
-                                 adviseHugePages: options.adviseHugePages)
-        scanlines = PNG.ScanlineDecoder(header: header, width: header.width, height: header.height,
-                                        expander: expander)
+        // Rows go to the caller band by band unless the whole image is needed anyway
+        // (Adam7 passes fill it in an order of their own; APNG frames are composed on it).
+        let animated = animation.sawControl && !animation.invalid && animation.control != nil
+        if bandRows > 0 && !header.interlaced && !animated {
+            streaming = true
+            let rowBytes = max(1, header.width &* format.bytesPerPixel)
+            let band = min(header.height, max(1, min(bandRows, PNG.Decoder.bandTargetBytes / rowBytes)))
+            image = PNG.outputBuffer(width: header.width, height: band, format: format, adviseHugePages: false)
+            scanlines = PNG.ScanlineDecoder(header: header, width: header.width, height: header.height,
+                                            expander: expander, bandHeight: band)
+        } else {
+            image = PNG.outputBuffer(width: header.width, height: header.height, format: format,
+                                     adviseHugePages: options.adviseHugePages)
+            scanlines = PNG.ScanlineDecoder(header: header, width: header.width, height: header.height,
+                                            expander: expander)
+        }
         try startAnimation(header: header, format: format)
     }
 
-    private mutating func streamData(_ piece: UnsafeRawBufferPointer) throws(ImageDecodingError) {
+    private mutating func streamData(_ piece: UnsafeRawBufferPointer, rows sink: PNG.ScanlineDecoder.RowSink) throws(ImageDecodingError) {
         if currentType == .IDAT {
             guard !imageDataClosed, var decoder = scanlines, var pixels = image else { return }
             // Take the buffers out of `self` so they stay uniquely referenced
@@ -175,7 +187,7 @@ extension PNG.Decoder {
             }
             if animation.current != nil { animation.currentHasData = true }
             do {
-                try decoder.feed(piece, into: &pixels)
+                try decoder.feed(piece, into: &pixels, rows: sink)
             } catch {
                 try recoverImageData(error, rowsDone: decoder.rowsDone)
             }

@@ -68,13 +68,26 @@ extension PNG {
             header?.bitDepth == 16 && options.sampleDepth == .preserve ? .rgba16 : .rgba8
         }
 
+        /// Rows per band when the image is handed over in bands (``RowDecoder``); 0: whole image.
+        var bandRows = 0
+        /// The IDAT image is decoded into a band, not kept whole.
+        var streaming = false
+        /// Bytes a band aims at: rows stay in cache between the decoder and their consumer.
+        static let bandTargetBytes = 1 << 18
+
         public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodingStatus {
+            try append(bytes) { _ in }
+        }
+
+        /// ``append(_:)`` that hands the rows of a streamed image to `sink` as bands fill.
+        mutating func append(_ bytes: UnsafeRawBufferPointer, rows sink: PNG.ScanlineDecoder.RowSink) throws(ImageDecodingError)
+            -> DecodingStatus {
             if let failure { throw failure }
             if status == .complete { return .complete }
             var input = bytes
             do throws(ImageDecodingError) {
                 while status != .complete, let event = try lexer.next(&input) {
-                    try handle(event)
+                    try handle(event, rows: sink)
                 }
             } catch {
                 failure = error

@@ -38,6 +38,15 @@ extension PNG {
         private(set) var rowsDone = false
         /// The zlib stream ended (after the Adler-32 check).
         private(set) var streamEnded = false
+        /// Non-zero when the output buffer holds a band of this many rows rather
+        /// than the whole image: rows are handed to a ``RowSink`` as the band
+        /// fills (non-interlaced images only).
+        let bandHeight: Int
+        /// The image row held in the band's first row.
+        private(set) var bandStart = 0
+
+        /// Receives the rows of each full band in band mode.
+        typealias RowSink = (PNG.RowDecoder.Rows) -> Void
 
         /// Bytes of inflated rows held at once: large enough that zlib is called
         /// rarely, small enough that rows are still in cache when unfiltered.
@@ -55,8 +64,11 @@ extension PNG {
             return min(total, max(maxStride &* 2, PNG.ScanlineDecoder.windowTarget)) &+ windowSlack &+ zeros
         }
 
-        init(header: Header, width: Int, height: Int, expander: Expander) {
+        /// `bandHeight` > 0 decodes into a band of that many rows (see
+        /// ``feed(_:into:rows:)``); the image must not be interlaced.
+        init(header: Header, width: Int, height: Int, expander: Expander, bandHeight: Int = 0) {
             self.expander = expander
+            self.bandHeight = header.interlaced ? 0 : max(0, bandHeight)
             self.passes = Interlace.passes(header: header, width: width, height: height)
             self.filterStride = header.filterStride
             self.frameWidth = width
@@ -65,7 +77,8 @@ extension PNG {
             let maxRow = passes.map(\.rowBytes).max() ?? 0
             capacity = min(total, max((maxRow &+ 1) &* 2, PNG.ScanlineDecoder.windowTarget))
             window = [UInt8](repeating: 0, count: capacity &+ PNG.ScanlineDecoder.windowSlack)
-            let plain = passes.count == 1 && passes[0].dx == 1 && !expander.wide
+            // Direct rows read the row above from the output, which a band does not always hold.
+            let plain = passes.count == 1 && passes[0].dx == 1 && !expander.wide && self.bandHeight == 0
             switch expander.kind {
             case .rgb8 where plain && expander.key == nil: directStride = 3
             case .rgba8 where plain: directStride = 4
@@ -88,6 +101,14 @@ extension PNG {
         /// Inflates `input` and decodes every row it completes into `pixels`,
         /// a `frameWidth`-wide buffer.
         mutating func feed(_ input: UnsafeRawBufferPointer, into pixels: inout PixelBuffer) throws(ImageDecodingError) {
+            try feed(input, into: &pixels) { _ in }
+        }
+
+        /// ``feed(_:into:)`` for band mode: `pixels` holds ``bandHeight`` rows,
+        /// and `rows` receives each band once it is full (the last one when the
+        /// image's last row is decoded).
+        mutating func feed(_ input: UnsafeRawBufferPointer, into pixels: inout PixelBuffer,
+                           rows sink: RowSink) throws(ImageDecodingError) {
             zlib.makeUnique()
             var input = input
             while true {
@@ -111,7 +132,7 @@ extension PNG {
                 if directStride > 0 {
                     try decodeDirectRows(into: &pixels)
                 } else {
-                    try decodeRows(into: &pixels)
+                    try decodeRows(into: &pixels, rows: sink)
                 }
                 if let error = output.error { throw error }
                 if zlib.ended {
@@ -224,7 +245,7 @@ extension PNG {
             if let failure { throw failure }
         }
 
-        private mutating func decodeRows(into pixels: inout PixelBuffer) throws(ImageDecodingError) {
+        private mutating func decodeRows(into pixels: inout PixelBuffer, rows sink: RowSink) throws(ImageDecodingError) {
             var failure: ImageDecodingError?
             let passes = self.passes
             let expander = self.expander
@@ -235,6 +256,8 @@ extension PNG {
             let filled = self.filled
             var next = self.next, prior = self.prior
             var passIndex = self.passIndex, rowInPass = self.rowInPass, rowsDone = self.rowsDone
+            let bandHeight = self.bandHeight, rowBytes = width &* outBpp
+            var bandStart = self.bandStart
             // The row at `next` was already unfiltered together with the one above it.
             var unfiltered = false
             window.withUnsafeMutableBufferPointer { w in
@@ -265,7 +288,7 @@ extension PNG {
                                 }
                             }
                             let y = pass.y0 &+ rowInPass &* pass.dy
-                            let offset = (y &* width &+ pass.x0) &* outBpp
+                            let offset = ((y &- bandStart) &* width &+ pass.x0) &* outBpp
                             guard offset >= 0, offset < outputCount else { failure = .malformed(.png(.imageBufferMismatch)); return }
                             // The pass geometry keeps every written pixel inside the `width`-wide frame.
                             expander.expand(row, count: pass.width, into: dst + offset, step: pass.dx &* outBpp)
@@ -279,6 +302,16 @@ extension PNG {
                                 while passIndex < passes.count, passes[passIndex].isEmpty { passIndex &+= 1 }
                                 if passIndex == passes.count { rowsDone = true }
                             }
+                            // A band is full, or the image's last row is in: hand the rows over.
+                            if bandHeight > 0, y &- bandStart &+ 1 == bandHeight || rowsDone {
+                                let count = y &- bandStart &+ 1
+                                // `count` rows of `rowBytes` were written from the start of the band (offset check above).
+                                sink(PNG.RowDecoder.Rows(
+                                    bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(out)[0..<(count &* rowBytes)]),
+                                    firstRow: bandStart, count: count, width: width, height: pass.height,
+                                    format: outBpp == 8 ? .rgba16 : .rgba8))
+                                bandStart = y &+ 1
+                            }
                         }
                     }
                 }
@@ -288,6 +321,7 @@ extension PNG {
             self.passIndex = passIndex
             self.rowInPass = rowInPass
             self.rowsDone = rowsDone
+            self.bandStart = bandStart
             if let failure { throw failure }
         }
     }

@@ -3,7 +3,7 @@
 /// contiguous run that follows.
 ///
 /// Built once per axis, so the convolution loops only multiply and add.
-struct WeightTable {
+struct WeightTable: Sendable {
     /// First contributing input index for each output pixel.
     private(set) var starts: [Int]
     /// Number of contributing input pixels for each output pixel (≤ ``stride``).
