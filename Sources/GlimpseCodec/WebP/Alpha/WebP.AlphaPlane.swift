@@ -56,6 +56,23 @@ extension WebP {
             }
         }
 
+        /// Writes `plane` (`width * height` values) into the alpha samples of a `width`×`height`
+        /// RGBA8 rectangle at byte `origin` of `rgba`, rows `bytesPerRow` apart (inside `rgba`:
+        /// the lossy decoder has just written the same rectangle, checked against it).
+        static func apply(_ plane: [UInt8], to rgba: UnsafeMutableRawBufferPointer, origin: Int, bytesPerRow: Int,
+                          width: Int, height: Int) {
+            guard let base = rgba.baseAddress, plane.count >= width &* height, height > 0,
+                  origin &+ (height &- 1) &* bytesPerRow &+ width &* 4 <= rgba.count else { return }
+            plane.withUnsafeBufferPointer { alpha in
+                for y in 0..<height {
+                    let row = (base + (origin &+ y &* bytesPerRow)).assumingMemoryBound(to: UInt8.self)
+                    let values = y &* width
+                    // Row y of the rectangle and of the plane are inside their buffers (checked above).
+                    for x in 0..<width { row[x &* 4 &+ 3] = alpha[values &+ x] }
+                }
+            }
+        }
+
         /// Writes `plane` into the alpha samples of an RGBA8 buffer of the same size.
         static func apply(_ plane: [UInt8], to rgba: inout [UInt8]) {
             let count = min(plane.count, rgba.count / 4)

@@ -38,6 +38,8 @@ extension WebP {
         private(set) var canvas: [UInt8]
         private var previous: Placement?
         private var previousWasKeyFrame = false
+        /// The rectangle the previous frame disposed to background, for the frame being drawn.
+        private var disposed: Rect?
 
         /// Allocates the canvas; the caller checked the budget.
         init(width: Int, height: Int) {
@@ -51,6 +53,15 @@ extension WebP {
         /// Draws one frame (`pixels`: straight RGBA8 rows of `placement.rect.width * 4` bytes);
         /// the rectangle lies inside the canvas (the caller checked it).
         mutating func draw(_ pixels: UnsafeRawBufferPointer, _ placement: Placement) {
+            let blends = begin(placement)
+            draw(pixels, placement, blending: blends)
+        }
+
+        /// Starts a frame: decides whether it is a key frame, clears the canvas for one or
+        /// applies the previous frame's disposal. Returns whether the frame's pixels must
+        /// be blended over the canvas; when not, they may be written straight into its
+        /// rectangle (``withRectangle(_:_:)``) instead of through ``draw(_:_:blending:)``.
+        mutating func begin(_ placement: Placement) -> Bool {
             let rect = placement.rect
             let isKeyFrame: Bool
             if let previous {
@@ -62,22 +73,47 @@ extension WebP {
             } else {
                 isKeyFrame = true
             }
-            let rowBytes = rect.width &* 4
-            guard pixels.count >= rowBytes &* rect.height, rect.x >= 0, rect.y >= 0,
-                  rect.maxX <= width, rect.maxY <= height else { return }
             let disposed = previous.flatMap { $0.disposeToBackground ? $0.rect : nil }
-            let blends = !isKeyFrame && placement.blends
-            let canvasWidth = width
+            self.disposed = disposed
+            let canvasWidth = width, coversCanvas = isFullCanvas(rect)
             canvas.withUnsafeMutableBytes { canvasBytes in
-                guard let base = canvasBytes.baseAddress, let source = pixels.baseAddress else { return }
+                guard let base = canvasBytes.baseAddress else { return }
                 if isKeyFrame {
-                    base.initializeMemory(as: UInt8.self, repeating: 0, count: canvasBytes.count)
+                    // A key frame covering the canvas overwrites every pixel (it is not blended).
+                    if !coversCanvas { base.initializeMemory(as: UInt8.self, repeating: 0, count: canvasBytes.count) }
                 } else if let disposed {
                     // The canvas becomes libwebp's "previous canvas, disposed".
                     for y in disposed.y..<disposed.maxY {
                         (base + (y &* canvasWidth &+ disposed.x) &* 4).initializeMemory(as: UInt8.self, repeating: 0, count: disposed.width &* 4)
                     }
                 }
+            }
+            previous = placement
+            previousWasKeyFrame = isKeyFrame
+            return !isKeyFrame && placement.blends
+        }
+
+        /// Calls `body` with the canvas, the byte offset of the rectangle's first pixel and
+        /// the canvas row pitch, for a frame decoded straight into it.
+        mutating func withRectangle<R>(_ rect: Rect, _ body: (UnsafeMutableRawBufferPointer, Int, Int) throws(ImageDecodingError) -> R) throws(ImageDecodingError) -> R {
+            let origin = (rect.y &* width &+ rect.x) &* 4, pitch = width &* 4
+            let result: Result<R, ImageDecodingError> = canvas.withUnsafeMutableBytes { raw in
+                do throws(ImageDecodingError) { return .success(try body(raw, origin, pitch)) } catch { return .failure(error) }
+            }
+            return try result.get()
+        }
+
+        /// Draws the pixels of the frame started by ``begin(_:)``: copied, or blended over the
+        /// canvas when `blending` (what `begin` returned).
+        mutating func draw(_ pixels: UnsafeRawBufferPointer, _ placement: Placement, blending blends: Bool) {
+            let rect = placement.rect
+            let rowBytes = rect.width &* 4
+            guard pixels.count >= rowBytes &* rect.height, rect.x >= 0, rect.y >= 0,
+                  rect.maxX <= width, rect.maxY <= height else { return }
+            let disposed = self.disposed
+            let canvasWidth = width
+            canvas.withUnsafeMutableBytes { canvasBytes in
+                guard let base = canvasBytes.baseAddress, let source = pixels.baseAddress else { return }
                 for row in 0..<rect.height {
                     let y = rect.y &+ row
                     // Both spans lie inside their buffers: the rectangle is inside the canvas and
@@ -106,8 +142,6 @@ extension WebP {
                     }
                 }
             }
-            previous = placement
-            previousWasKeyFrame = isKeyFrame
         }
 
         /// `count` pixels of `source` over `destination` (both straight RGBA8); opaque source

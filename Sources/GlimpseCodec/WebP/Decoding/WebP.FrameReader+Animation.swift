@@ -94,14 +94,29 @@ extension WebP.FrameReader {
         if compositor == nil {
             compositor = WebP.Compositor(width: extended.canvasWidth, height: extended.canvasHeight)
         }
-        let pixels = try Self.decodeBitstream(payload, info: info, alpha: lossless ? nil : frame.alpha,
-                                              options: options.leaving(retainedBytes &+ canvasBytes))
+        let frameOptions = options.leaving(retainedBytes &+ canvasBytes)
         let placement = WebP.Compositor.Placement(
             rect: rect, hasAlpha: info.hasAlpha || (!lossless && frame.alpha != nil),
             blends: frame.header.blends, disposeToBackground: frame.header.disposeToBackground)
         guard var canvas = compositor else { return nil }
         compositor = nil  // keeps the canvas uniquely referenced while drawing
-        pixels.withUnsafeBytes { canvas.draw($0, placement) }
+        let blends = canvas.begin(placement)
+        if !blends && !lossless {
+            // Nothing to blend: the lossy decoder writes the frame straight into the canvas
+            // (as WebPAnimDecoder has WebPDecode do), saving a frame buffer and a copy.
+            try canvas.withRectangle(rect) { (raw, origin, pitch) throws(ImageDecodingError) in
+                try WebP.LossyDecoder.decode(payload, into: raw, origin: origin, bytesPerRow: pitch, limits: frameOptions.limits)
+                if let alpha = frame.alpha {
+                    let plane = try alpha.withDecodingBytes { (chunk) throws(ImageDecodingError) in
+                        try WebP.AlphaPlane.decode(chunk, width: info.width, height: info.height, limits: frameOptions.limits)
+                    }
+                    WebP.AlphaPlane.apply(plane, to: raw, origin: origin, bytesPerRow: pitch, width: info.width, height: info.height)
+                }
+            }
+        } else {
+            let pixels = try Self.decodeBitstream(payload, info: info, alpha: lossless ? nil : frame.alpha, options: frameOptions)
+            pixels.withUnsafeBytes { canvas.draw($0, placement, blending: blends) }
+        }
         compositor = canvas
         pending?.alpha = nil
         incrementFrames()

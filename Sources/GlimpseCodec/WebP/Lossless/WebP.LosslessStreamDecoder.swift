@@ -127,10 +127,14 @@ extension WebP {
             var cache = [UInt32](repeating: 0, count: 1 << max(cacheBits, 1))
             var local = reader
             let defect: LosslessDefect? = codes.tables.withUnsafeBufferPointer { tables in
-                codes.groups.withUnsafeBufferPointer { groups in
+                // Each group with its tables as pointers: one load per code in the pixel loop.
+                // Safe: the tables array is neither changed nor freed during this scope.
+                guard let table = tables.baseAddress else { return nil }
+                let resolved = codes.groups.map { ResolvedGroup($0, tables: table) }
+                return resolved.withUnsafeBufferPointer { groups in
                     codes.entropyImage.withUnsafeBufferPointer { entropy in
                         cache.withUnsafeMutableBufferPointer { cache in
-                            Self.decodePixels(into: pixels, width: width, tables: tables, groups: groups,
+                            Self.decodePixels(into: pixels, width: width, groups: groups,
                                               entropy: entropy, codes: codes, cache: cache, reader: &local,
                                               onRows: onRows)
                         }
@@ -142,17 +146,48 @@ extension WebP {
             guard !reader.isPastEnd else { throw .endOfData }
         }
 
+        /// A prefix-code group with its five tables as pointers into the tables store
+        /// and its literal shortcut as one kind byte, for the pixel loop.
+        private struct ResolvedGroup {
+            let green: UnsafePointer<UInt16>
+            let red: UnsafePointer<UInt16>
+            let blue: UnsafePointer<UInt16>
+            let alpha: UnsafePointer<UInt16>
+            let distance: UnsafePointer<UInt16>
+            let literalARB: UInt32
+            /// ``normal``, ``trivialLiteral`` or ``constant``.
+            let kind: UInt8
+
+            static let normal: UInt8 = 0
+            /// Red, blue and alpha read no bits: a literal is `literalARB | green << 8`.
+            static let trivialLiteral: UInt8 = 1
+            /// No code reads bits and green is a literal: every pixel is `literalARB`.
+            static let constant: UInt8 = 2
+
+            init(_ group: LosslessCodeGroup, tables: UnsafePointer<UInt16>) {
+                // Safe: the offsets were returned by the table builder for this store.
+                green = tables + group.green
+                red = tables + group.red
+                blue = tables + group.blue
+                alpha = tables + group.alpha
+                distance = tables + group.distance
+                literalARB = group.literalARB
+                kind = group.isConstant ? Self.constant : group.hasTrivialLiteral ? Self.trivialLiteral : Self.normal
+            }
+        }
+
         // swiftlint:disable:next function_body_length
         private static func decodePixels(into pixels: UnsafeMutableBufferPointer<UInt32>, width: Int,
-                                         tables: UnsafeBufferPointer<UInt16>,
-                                         groups: UnsafeBufferPointer<LosslessCodeGroup>,
+                                         groups: UnsafeBufferPointer<ResolvedGroup>,
                                          entropy: UnsafeBufferPointer<UInt32>, codes: LosslessCodes,
                                          cache: UnsafeMutableBufferPointer<UInt32>,
                                          reader: inout LosslessBitReader,
                                          onRows: (Int) -> Void) -> LosslessDefect? {
-            guard let out = pixels.baseAddress, let table = tables.baseAddress,
-                  let cachePointer = cache.baseAddress else { return nil }
-            let total = pixels.count
+            guard let out = pixels.baseAddress, let cachePointer = cache.baseAddress,
+                  let firstGroup = groups.baseAddress else { return nil }
+            // The next pixel to write, and the end of the image.
+            var dst = out
+            let end = out + pixels.count
             let cacheBits = codes.colorCacheBits
             let cacheShift = UInt32(32 - max(cacheBits, 1))
             let cacheLimit = 280 + (cacheBits > 0 ? 1 << cacheBits : 0)
@@ -165,16 +200,11 @@ extension WebP {
             let blockMask = hasEntropyImage ? (1 << entropyBits) - 1 : Int.max
             let rootBits = LosslessPrefixCode.rootBits
 
-            guard let firstGroup = groups.baseAddress else { return nil }
-            @inline(__always) func groupAt(_ x: Int, _ y: Int) -> UnsafePointer<LosslessCodeGroup> {
+            @inline(__always) func groupAt(_ x: Int, _ y: Int) -> UnsafePointer<ResolvedGroup> {
                 guard hasEntropyImage else { return firstGroup }
                 // Safe: x < width and y < height, so the block lies inside the entropy image,
                 // whose values were remapped to indices below groups.count.
                 return firstGroup + Int(entropy[(y >> entropyBits) &* entropyWidth &+ (x >> entropyBits)])
-            }
-            @inline(__always) func insert(_ pixel: UInt32) {
-                // Safe: the hash keeps the top cacheBits bits, below cache.count.
-                cachePointer[Int((pixel &* 0x1e35_a7bd) >> cacheShift)] = pixel
             }
             /// Length and distance prefix codes → values (RFC 9649 §5.2.2).
             @inline(__always) func prefixValue(_ symbol: Int, _ reader: inout LosslessBitReader) -> Int {
@@ -187,98 +217,109 @@ extension WebP {
             // The reader lives in registers for the loop and goes back to the caller at the end.
             var bits = reader
             defer { reader = bits }
-            var index = 0
             var x = 0
             var y = 0
             // Pixels before `cached` are in the colour cache. Like libwebp, pixels are
             // added in order at the end of each row and before each cache lookup,
             // which gives the same cache as adding each pixel as it is decoded.
-            var cached = 0
-            @inline(__always) func fillCache(upTo end: Int) {
-                guard usesCache else { return }
-                while cached < end {
-                    insert(out[cached])
-                    cached &+= 1
+            var cached = out
+            @inline(__always) func fillCache() {
+                guard usesCache, cached < dst else { return }
+                var next = cached
+                // Safe: next (and next + 1 in the pair loop) < dst, decoded pixels; the hash
+                // keeps the top cacheBits bits, below cache.count. Pairs are stored in order, so
+                // the later pixel wins a shared slot as it would one at a time.
+                while dst - next >= 2 {
+                    let first = next[0]
+                    let second = next[1]
+                    cachePointer[Int((first &* 0x1e35_a7bd) >> cacheShift)] = first
+                    cachePointer[Int((second &* 0x1e35_a7bd) >> cacheShift)] = second
+                    next += 2
                 }
+                if next < dst {
+                    let pixel = next.pointee
+                    cachePointer[Int((pixel &* 0x1e35_a7bd) >> cacheShift)] = pixel
+                    next += 1
+                }
+                cached = next
             }
 
             // The current group, read through one pointer (as libwebp does) to keep
             // registers for the bit reader.
-            var group = firstGroup
-            @inline(__always) func select(_ next: UnsafePointer<LosslessCodeGroup>) { group = next }
+            var group = groupAt(0, 0)
             @inline(__always) func finishRows() {
                 while x >= width { x &-= width; y &+= 1 }
-                fillCache(upTo: index)
+                fillCache()
                 onRows(y)
             }
-            select(groupAt(0, 0))
 
-            while index < total {
-                if x & blockMask == 0 { select(groupAt(x, y)) }
-                if group.pointee.isConstant {
-                    out[index] = group.pointee.literalARB
-                    index &+= 1
+            while dst < end {
+                if x & blockMask == 0 { group = groupAt(x, y) }
+                let kind = group.pointee.kind
+                if kind == ResolvedGroup.constant {
+                    // Safe: dst < end.
+                    dst.pointee = group.pointee.literalARB
+                    dst += 1
                     x &+= 1
                     if x == width { finishRows() }
                     continue
                 }
                 bits.refill()
-                let code = LosslessPrefixCode.decode(table + group.pointee.green, rootBits: rootBits, &bits)
+                let code = LosslessPrefixCode.decode(group.pointee.green, rootBits: rootBits, &bits)
                 if code < 256 {
                     let pixel: UInt32
-                    if group.pointee.hasTrivialLiteral {
-                        pixel = group.pointee.literalARB | UInt32(code) << 8
+                    if kind == ResolvedGroup.trivialLiteral {
+                        pixel = group.pointee.literalARB | UInt32(truncatingIfNeeded: code) << 8
                     } else {
                         // 56 bits after the refill cover green and red (15 each); refill before blue.
-                        let r = LosslessPrefixCode.decode(table + group.pointee.red, rootBits: rootBits, &bits)
+                        let r = LosslessPrefixCode.decode(group.pointee.red, rootBits: rootBits, &bits)
                         bits.refill()
-                        let b = LosslessPrefixCode.decode(table + group.pointee.blue, rootBits: rootBits, &bits)
-                        let a = LosslessPrefixCode.decode(table + group.pointee.alpha, rootBits: rootBits, &bits)
-                        pixel = UInt32(a) << 24 | UInt32(r) << 16 | UInt32(code) << 8 | UInt32(b)
+                        let b = LosslessPrefixCode.decode(group.pointee.blue, rootBits: rootBits, &bits)
+                        let a = LosslessPrefixCode.decode(group.pointee.alpha, rootBits: rootBits, &bits)
+                        pixel = UInt32(truncatingIfNeeded: a << 24 | r << 16 | code << 8 | b)
                     }
-                    // Safe: index < total.
-                    out[index] = pixel
-                    index &+= 1
+                    // Safe: dst < end.
+                    dst.pointee = pixel
+                    dst += 1
                     x &+= 1
                     if x == width { finishRows() }
                 } else if code < 280 {
                     let length = prefixValue(code - 256, &bits)
                     bits.refill()
-                    let distanceSymbol = LosslessPrefixCode.decode(table + group.pointee.distance, rootBits: rootBits, &bits)
+                    let distanceSymbol = LosslessPrefixCode.decode(group.pointee.distance, rootBits: rootBits, &bits)
                     bits.refill()
                     let distanceCode = prefixValue(distanceSymbol, &bits)
                     let offset = planeDistance(distanceCode, width: width)
                     if bits.isPastEnd { return .endOfData }
-                    guard offset <= index, length <= total &- index else {
+                    guard offset <= dst - out, length <= end - dst else {
                         return .invalidBackwardReference(distance: offset, length: length)
                     }
-                    // Safe: index - offset >= 0 and index + length <= total. Copied one pixel
+                    // Safe: dst - offset >= out and dst + length <= end. Copied one pixel
                     // at a time in order, so an overlapping reference repeats its pattern.
-                    let target = out + index
                     if offset >= length {
-                        target.update(from: target - offset, count: length)
+                        dst.update(from: dst - offset, count: length)
                     } else if offset == 1 {
-                        target.update(repeating: target[-1], count: length)
+                        dst.update(repeating: dst[-1], count: length)
                     } else {
-                        var source = target - offset
-                        var to = target
-                        let end = target + length
-                        while to < end {
+                        var source = dst - offset
+                        var to = dst
+                        let stop = dst + length
+                        while to < stop {
                             to.pointee = source.pointee
                             source += 1
                             to += 1
                         }
                     }
-                    index &+= length
+                    dst += length
                     x &+= length
                     if x >= width { finishRows() }
-                    if index < total { select(groupAt(x, y)) }
+                    if dst < end { group = groupAt(x, y) }
                 } else if code < cacheLimit {
                     if bits.isPastEnd { return .endOfData }
-                    fillCache(upTo: index)
-                    // Safe: code - 280 < 1 << cacheBits = cache.count.
-                    out[index] = cachePointer[code &- 280]
-                    index &+= 1
+                    fillCache()
+                    // Safe: code - 280 < 1 << cacheBits = cache.count; dst < end.
+                    dst.pointee = cachePointer[code &- 280]
+                    dst += 1
                     x &+= 1
                     if x == width { finishRows() }
                 } else {

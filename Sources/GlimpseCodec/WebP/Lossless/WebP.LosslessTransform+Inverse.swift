@@ -31,7 +31,26 @@ extension WebP.LosslessTransform {
                 let greenToRed = Int32(Int8(truncatingIfNeeded: element))
                 let greenToBlue = Int32(Int8(truncatingIfNeeded: element >> 8))
                 let redToBlue = Int32(Int8(truncatingIfNeeded: element >> 16))
-                for x in blockStart..<blockEnd {
+                // Eight pixels a step in 16-bit lanes (the products of two signed bytes fit).
+                let toRed = SIMD8<Int16>(repeating: Int16(greenToRed))
+                let toBlue = SIMD8<Int16>(repeating: Int16(greenToBlue))
+                let redToBlueLanes = SIMD8<Int16>(repeating: Int16(redToBlue))
+                var vectorEnd = blockStart
+                while blockEnd - vectorEnd >= 8 {
+                    // Safe: vectorEnd + 8 <= blockEnd <= width, inside both rows.
+                    let pixels = UnsafeRawPointer(source + vectorEnd).loadUnaligned(as: SIMD8<UInt32>.self)
+                    let green = (SIMD8<Int16>(truncatingIfNeeded: pixels &>> 8) &<< 8) &>> 8
+                    let red0 = SIMD8<Int16>(truncatingIfNeeded: pixels &>> 16) & 0xff
+                    let blue0 = SIMD8<Int16>(truncatingIfNeeded: pixels) & 0xff
+                    let red = (red0 &+ ((toRed &* green) &>> 5)) & 0xff
+                    let signedRed = (red &<< 8) &>> 8
+                    let blue = (blue0 &+ ((toBlue &* green) &>> 5) &+ ((redToBlueLanes &* signedRed) &>> 5)) & 0xff
+                    let result = (pixels & 0xff00_ff00) | (SIMD8<UInt32>(truncatingIfNeeded: red) &<< 16)
+                        | SIMD8<UInt32>(truncatingIfNeeded: blue)
+                    UnsafeMutableRawPointer(target + vectorEnd).storeBytes(of: result, as: SIMD8<UInt32>.self)
+                    vectorEnd &+= 8
+                }
+                for x in vectorEnd..<blockEnd {
                     let pixel = source[x]
                     let green = Int32(Int8(truncatingIfNeeded: pixel >> 8))
                     let red = (Int32((pixel >> 16) & 0xff) &+ ((greenToRed &* green) >> 5)) & 0xff
@@ -87,16 +106,37 @@ extension WebP.LosslessTransform {
                                    up: UnsafeMutablePointer<UInt32>, from: Int, to: Int) {
         // Safe throughout: 1 <= x < width and y >= 1, so x - 1, x and x + 1 (at most
         // one past the previous row, i.e. row[0]) address decoded pixels.
+        // Modes that predict from the row above only: four pixels a step, bytewise.
+        @inline(__always) func fromAbove(_ prediction: (Int) -> SIMD16<UInt8>, _ scalar: (Int) -> UInt32) {
+            var x = from
+            while to - x >= 4 {
+                // Safe: x + 4 <= to <= width; the predictions read up[x - 1 ... x + 4], inside the
+                // previous row and its extra pixel.
+                let residual = UnsafeRawPointer(source + x).loadUnaligned(as: SIMD16<UInt8>.self)
+                UnsafeMutableRawPointer(row + x).storeBytes(of: residual &+ prediction(x), as: SIMD16<UInt8>.self)
+                x &+= 4
+            }
+            while x < to {
+                row[x] = addPixels(source[x], scalar(x))
+                x &+= 1
+            }
+        }
+        @inline(__always) func above(_ offset: Int) -> (Int) -> SIMD16<UInt8> {
+            { x in UnsafeRawPointer(up + x + offset).loadUnaligned(as: SIMD16<UInt8>.self) }
+        }
+        @inline(__always) func averageBytes(_ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>) -> SIMD16<UInt8> {
+            (a & b) &+ ((a ^ b) &>> 1)
+        }
         switch mode {
         case 1: for x in from..<to { row[x] = addPixels(source[x], row[x - 1]) }
-        case 2: for x in from..<to { row[x] = addPixels(source[x], up[x]) }
-        case 3: for x in from..<to { row[x] = addPixels(source[x], up[x + 1]) }
-        case 4: for x in from..<to { row[x] = addPixels(source[x], up[x - 1]) }
+        case 2: fromAbove(above(0)) { up[$0] }
+        case 3: fromAbove(above(1)) { up[$0 + 1] }
+        case 4: fromAbove(above(-1)) { up[$0 - 1] }
         case 5: for x in from..<to { row[x] = addPixels(source[x], average(average(row[x - 1], up[x + 1]), up[x])) }
         case 6: for x in from..<to { row[x] = addPixels(source[x], average(row[x - 1], up[x - 1])) }
         case 7: for x in from..<to { row[x] = addPixels(source[x], average(row[x - 1], up[x])) }
-        case 8: for x in from..<to { row[x] = addPixels(source[x], average(up[x - 1], up[x])) }
-        case 9: for x in from..<to { row[x] = addPixels(source[x], average(up[x], up[x + 1])) }
+        case 8: fromAbove({ averageBytes(above(-1)($0), above(0)($0)) }) { average(up[$0 - 1], up[$0]) }
+        case 9: fromAbove({ averageBytes(above(0)($0), above(1)($0)) }) { average(up[$0], up[$0 + 1]) }
         case 10:
             for x in from..<to {
                 row[x] = addPixels(source[x], average(average(row[x - 1], up[x - 1]), average(up[x], up[x + 1])))
@@ -104,7 +144,9 @@ extension WebP.LosslessTransform {
         case 11: for x in from..<to { row[x] = addPixels(source[x], select(top: up[x], left: row[x - 1], topLeft: up[x - 1])) }
         case 12: for x in from..<to { row[x] = addPixels(source[x], clampAddSubtractFull(row[x - 1], up[x], up[x - 1])) }
         case 13: for x in from..<to { row[x] = addPixels(source[x], clampAddSubtractHalf(average(row[x - 1], up[x]), up[x - 1])) }
-        default: for x in from..<to { row[x] = addPixels(source[x], 0xff00_0000) }
+        default:
+            let black = SIMD16<UInt8>(0, 0, 0, 0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff)
+            fromAbove({ _ in black }) { _ in 0xff00_0000 }
         }
     }
 
