@@ -189,12 +189,14 @@ extension JPEG {
                 divisors[component.table].withUnsafeBufferPointer { divisors in
                     let offset = store.offsets[c]
                     store.coefficients.withUnsafeMutableBufferPointer { blocks in
-                        do {
+                        withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { scratch in
                             let plane = plane.baseAddress.unsafelyUnwrapped
                             let divisors = divisors.baseAddress.unsafelyUnwrapped
                             // Component c's blocks start at its offset; the block rows addressed below are
                             // those of the store row, within the rows the store holds.
                             let blocks = blocks.baseAddress.unsafelyUnwrapped + offset
+                            // 64 coefficients in natural order, before the zig-zag reordering.
+                            let natural = scratch.baseAddress.unsafelyUnwrapped
                             for by in 0..<v {
                                 let imageBlockRow = mcuRow &* v &+ by
                                 let rowBlocks = blocks + ((storeRow &* v &+ by) &* blocksPerRow) &* 64
@@ -203,7 +205,8 @@ extension JPEG {
                                     if imageBlockRow < component.heightInBlocks && bx < component.widthInBlocks {
                                         // The block's 8 × 8 samples lie inside the plane (bx < padded blocks, by < v).
                                         let source = plane + ((by &* 8) &* planeWidth &+ bx &* 8)
-                                        ForwardDCT.transformBlock(source, stride: planeWidth, divisors: divisors, into: out)
+                                        ForwardDCT.transformBlock(source, stride: planeWidth, divisors: divisors, into: natural)
+                                        ZigZag.reorder(natural, into: out)
                                     } else {
                                         // jccoefct.c dummy blocks: zero AC, DC of the block to the left
                                         // (right edge) or of the MCU's last block one row up (bottom).

@@ -1,5 +1,5 @@
 extension JPEG {
-    /// Quantised coefficient blocks of each component (natural order, 64
+    /// Quantised coefficient blocks of each component (zig-zag order, 64
     /// `Int16` per block), for one MCU row (sequential, standard tables) or for
     /// the whole image (optimised tables and progressive scans, which read the
     /// coefficients more than once).

@@ -20,10 +20,6 @@ extension JPEG {
         private var correctionBits: [UInt8]
         private var bufferedCount = 0
 
-        /// Zig-zag → natural order (80 entries, all < 64), kept for the life of
-        /// the process so the coders index it without array checks.
-        static var order: UnsafePointer<Int> { JPEG.naturalOrderPointer }
-
         /// libjpeg's `MAX_CORR_BITS`.
         static var maxCorrectionBits: Int { 1000 }
 
@@ -143,7 +139,7 @@ extension JPEG {
                     sink.emitBits(UInt32(truncatingIfNeeded: Int32(block[0]) &>> Int32(scan.approximationLow)) & 1, 1)
                 }
             } else if scan.approximationHigh == 0 {
-                encodeACFirst(block, table: table, sequential: false)
+                encodeACFirst(block, table: table)
             } else {
                 encodeACRefine(block, table: table)
             }
@@ -159,18 +155,76 @@ extension JPEG {
             sink.emit(size, table: table, bits: UInt32(bitPattern: diff < 0 ? diff &- 1 : diff), count: size)
         }
 
-        /// A sequential block's AC coefficients (§F.1.2.2): gathered in zig-zag
-        /// order eight at a time, the non-zero ones found through a bit mask so
-        /// that zero runs cost no branches; ZRL for runs over 15, EOB after the
-        /// last non-zero.
+        /// A sequential block's AC coefficients (§F.1.2.2; the block is in
+        /// zig-zag order): the non-zero ones found through a bit mask so that
+        /// zero runs cost no branches; ZRL for runs over 15, EOB after the last
+        /// non-zero.
         @inline(__always)
         private mutating func encodeSequentialAC(_ block: UnsafePointer<Int16>, table: Int) {
             let acTable = 2 &+ table
-            withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { zigZag in
-                let values = zigZag.baseAddress.unsafelyUnwrapped
-                // Bit 0 is the DC coefficient.
-                var mask = Self.zigZag(block, into: values) & ~1
-                var last = 0
+            // Bit 0 is the DC coefficient.
+            var mask = ZigZag.nonZeroMask(block) & ~1
+            var last = 0
+            while mask != 0 {
+                let k = mask.trailingZeroBitCount
+                mask &= mask &- 1
+                var run = k &- last &- 1
+                last = k
+                while run > 15 {
+                    sink.emit(0xF0, table: acTable)
+                    run &-= 16
+                }
+                // k < 64: the block holds 64 coefficients.
+                let value = Int32(block[k])
+                let sign = value &>> 31
+                let size = Self.bitLength((value ^ sign) &- sign)
+                sink.emit((run &<< 4) &+ size, table: acTable, bits: UInt32(bitPattern: value &+ sign), count: size)
+            }
+            if last != 63 { sink.emit(0, table: acTable) }
+        }
+
+        /// The band's coefficients (zig-zag indices `spectralStart…spectralEnd`
+        /// of the zig-zag ordered `block`) as magnitudes shifted right by Al into `magnitudes`,
+        /// with masks (bit k for zig-zag index k, band only) of the non-zero
+        /// magnitudes, of those equal to one, and of the negative coefficients
+        /// (libjpeg-turbo's `encode_mcu_AC_*_prepare`).
+        @inline(__always)
+        private func prepareBand(_ block: UnsafePointer<Int16>, into magnitudes: UnsafeMutablePointer<Int16>)
+            -> (nonZero: UInt64, ones: UInt64, negative: UInt64) {
+            typealias Row = SIMD8<Int16>
+            // `block` and `magnitudes` hold 64 values each (zig-zag order).
+            let source = UnsafeRawPointer(block), raw = UnsafeMutableRawPointer(magnitudes)
+            let al = Row(repeating: Int16(truncatingIfNeeded: scan.approximationLow))
+            var nonZero: UInt64 = 0, ones: UInt64 = 0, negative: UInt64 = 0
+            for pair in 0..<4 {
+                let offset = pair &* 32
+                let a = source.loadUnaligned(fromByteOffset: offset, as: Row.self)
+                let b = source.loadUnaligned(fromByteOffset: offset &+ 16, as: Row.self)
+                let signA = a &>> 15, signB = b &>> 15
+                let magnitudeA = ((a ^ signA) &- signA) &>> al, magnitudeB = ((b ^ signB) &- signB) &>> al
+                raw.storeBytes(of: magnitudeA, toByteOffset: offset, as: Row.self)
+                raw.storeBytes(of: magnitudeB, toByteOffset: offset &+ 16, as: Row.self)
+                let shift = UInt64(pair &* 16)
+                nonZero |= ZigZag.maskBits(magnitudeA .!= Row(), magnitudeB .!= Row()) &<< shift
+                ones |= ZigZag.maskBits(magnitudeA .== Row(repeating: 1), magnitudeB .== Row(repeating: 1)) &<< shift
+                negative |= ZigZag.maskBits(a .< Row(), b .< Row()) &<< shift
+            }
+            let band = (~UInt64(0) &<< UInt64(scan.spectralStart)) & (~UInt64(0) &>> UInt64(63 &- scan.spectralEnd))
+            return (nonZero & band, ones & band, negative)
+        }
+
+        /// AC coefficients of the band as run/size symbols with EOB runs, for a
+        /// progressive first scan (§G.1.2.2; `jcphuff.c` `encode_mcu_AC_first`).
+        @inline(__always)
+        private mutating func encodeACFirst(_ block: UnsafePointer<Int16>, table: Int) {
+            let acTable = 2 &+ table
+            let start = scan.spectralStart, end = scan.spectralEnd
+            withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { buffer in
+                let magnitudes = buffer.baseAddress.unsafelyUnwrapped
+                let (nonZero, _, negative) = prepareBand(block, into: magnitudes)
+                var mask = nonZero
+                var last = start &- 1
+                if mask != 0 { emitEOBRun() }
                 while mask != 0 {
                     let k = mask.trailingZeroBitCount
                     mask &= mask &- 1
@@ -180,137 +234,70 @@ extension JPEG {
                         sink.emit(0xF0, table: acTable)
                         run &-= 16
                     }
-                    let value = Int32(values[k])
-                    let sign = value &>> 31
-                    let size = Self.bitLength((value ^ sign) &- sign)
-                    sink.emit((run &<< 4) &+ size, table: acTable, bits: UInt32(bitPattern: value &+ sign), count: size)
+                    let magnitude = Int32(magnitudes[k])
+                    let size = Self.bitLength(magnitude)
+                    // A negative coefficient sends the complement of its magnitude.
+                    let bits = (negative &>> UInt64(k)) & 1 != 0 ? ~magnitude : magnitude
+                    sink.emit((run &<< 4) &+ size, table: acTable, bits: UInt32(bitPattern: bits), count: size)
                 }
-                if last != 63 { sink.emit(0, table: acTable) }
-            }
-        }
-
-        /// Copies the 64 coefficients of `block` (natural order) into `zigZag`
-        /// in zig-zag order (T.81 figure A.6) and returns the mask of the
-        /// non-zero ones, bit k for zig-zag index k.
-        @inline(__always)
-        static func zigZag(_ block: UnsafePointer<Int16>, into zigZag: UnsafeMutablePointer<Int16>) -> UInt64 {
-            typealias Row = SIMD8<Int16>
-            // Constant indices < 64 into the 64-value block: LLVM loads them straight into lanes.
-            let b = block
-            let v0 = Row(b[0], b[1], b[8], b[16], b[9], b[2], b[3], b[10])
-            let v1 = Row(b[17], b[24], b[32], b[25], b[18], b[11], b[4], b[5])
-            let v2 = Row(b[12], b[19], b[26], b[33], b[40], b[48], b[41], b[34])
-            let v3 = Row(b[27], b[20], b[13], b[6], b[7], b[14], b[21], b[28])
-            let v4 = Row(b[35], b[42], b[49], b[56], b[57], b[50], b[43], b[36])
-            let v5 = Row(b[29], b[22], b[15], b[23], b[30], b[37], b[44], b[51])
-            let v6 = Row(b[58], b[59], b[52], b[45], b[38], b[31], b[39], b[46])
-            let v7 = Row(b[53], b[60], b[61], b[54], b[47], b[55], b[62], b[63])
-            // `zigZag` holds 64 values: vector i is bytes 16i ..< 16i + 16.
-            let out = UnsafeMutableRawPointer(zigZag)
-            out.storeBytes(of: v0, toByteOffset: 0, as: Row.self)
-            out.storeBytes(of: v1, toByteOffset: 16, as: Row.self)
-            out.storeBytes(of: v2, toByteOffset: 32, as: Row.self)
-            out.storeBytes(of: v3, toByteOffset: 48, as: Row.self)
-            out.storeBytes(of: v4, toByteOffset: 64, as: Row.self)
-            out.storeBytes(of: v5, toByteOffset: 80, as: Row.self)
-            out.storeBytes(of: v6, toByteOffset: 96, as: Row.self)
-            out.storeBytes(of: v7, toByteOffset: 112, as: Row.self)
-            return nonZeroBits(v0, v1) | nonZeroBits(v2, v3) &<< 16 | nonZeroBits(v4, v5) &<< 32 | nonZeroBits(v6, v7) &<< 48
-        }
-
-        /// Bit i set for each non-zero lane i of `a`, bit 8 + i for `b`.
-        @inline(__always)
-        static func nonZeroBits(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> UInt64 {
-            let low = SIMD8<UInt16>(1, 2, 4, 8, 16, 32, 64, 128)
-            let none = SIMD8<UInt16>()
-            let bits = none.replacing(with: low, where: a .!= SIMD8<Int16>())
-                | none.replacing(with: low &<< 8, where: b .!= SIMD8<Int16>())
-            return UInt64(bits.wrappedSum())
-        }
-
-        /// AC coefficients of the band as run/size symbols (§F.1.2.2; §G.1.2.2
-        /// with EOB runs for a progressive first scan).
-        @inline(__always)
-        private mutating func encodeACFirst(_ block: UnsafePointer<Int16>, table: Int, sequential: Bool) {
-            let acTable = 2 &+ table
-            let al = Int32(scan.approximationLow)
-            let start = sequential ? 1 : scan.spectralStart, end = sequential ? 63 : scan.spectralEnd
-            var run = 0
-            var emittedRun = sequential
-            let order = Self.order
-            for k in start...end {
-                let coefficient = Int32(block[order[k]])
-                if coefficient == 0 { run &+= 1; continue }
-                let magnitude = (coefficient < 0 ? 0 &- coefficient : coefficient) &>> al
-                if magnitude == 0 { run &+= 1; continue }
-                if !emittedRun {
-                    emitEOBRun()
-                    emittedRun = true
-                }
-                while run > 15 {
-                    sink.emit(0xF0, table: acTable)
-                    run &-= 16
-                }
-                let size = Self.bitLength(magnitude)
-                sink.emit((run &<< 4) &+ size, table: acTable)
-                sink.emitBits(UInt32(bitPattern: coefficient < 0 ? ~magnitude : magnitude), size)
-                run = 0
-            }
-            if run > 0 {
-                if sequential {
-                    sink.emit(0, table: acTable)
-                } else {
+                if last < end {
                     eobRun &+= 1
                     if eobRun == 0x7FFF { emitEOBRun() }
                 }
             }
         }
 
-        /// Successive-approximation refinement of the band (§G.1.2.3): one new
-        /// bit for coefficients already non-zero, buffered until the next symbol;
-        /// newly non-zero ones coded with their sign.
+        /// Successive-approximation refinement of the band (§G.1.2.3;
+        /// `jcphuff.c` `encode_mcu_AC_refine`): one new bit for coefficients
+        /// already non-zero, buffered until the next symbol; newly non-zero
+        /// ones coded with their sign. Walks the non-zero magnitudes by mask.
         private mutating func encodeACRefine(_ block: UnsafePointer<Int16>, table: Int) {
             let acTable = 2 &+ table
-            let al = Int32(scan.approximationLow)
             let start = scan.spectralStart, end = scan.spectralEnd
-            var lastNewlyOne = -1
-            let order = Self.order
-            for k in start...end {
-                let c = Int32(block[order[k]])
-                if ((c < 0 ? 0 &- c : c) &>> al) == 1 { lastNewlyOne = k }
-            }
-            var run = 0
-            var pendingStart = bufferedCount
-            var pending = 0
-            for k in start...end {
-                let c = Int32(block[order[k]])
-                let magnitude = (c < 0 ? 0 &- c : c) &>> al
-                if magnitude == 0 { run &+= 1; continue }
-                while run > 15 && k <= lastNewlyOne {
+            withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { buffer in
+                let magnitudes = buffer.baseAddress.unsafelyUnwrapped
+                let (nonZero, ones, negative) = prepareBand(block, into: magnitudes)
+                // The last newly non-zero coefficient (libjpeg's EOB position); −1 when none.
+                let lastNewlyOne = 63 &- ones.leadingZeroBitCount
+                var mask = nonZero
+                var run = 0
+                var previous = start &- 1
+                var pendingStart = bufferedCount
+                var pending = 0
+                while mask != 0 {
+                    let k = mask.trailingZeroBitCount
+                    mask &= mask &- 1
+                    run &+= k &- previous &- 1
+                    previous = k
+                    while run > 15 && k <= lastNewlyOne {
+                        emitEOBRun()
+                        sink.emit(0xF0, table: acTable)
+                        run &-= 16
+                        emitBuffered(from: pendingStart, count: pending)
+                        pendingStart = 0
+                        pending = 0
+                    }
+                    let magnitude = magnitudes[k]
+                    if magnitude > 1 {
+                        // pendingStart + pending < bufferedCount + 64 ≤ maxCorrectionBits (flushed past 937).
+                        correctionBits[pendingStart &+ pending] = UInt8(truncatingIfNeeded: magnitude & 1)
+                        pending &+= 1
+                        continue
+                    }
                     emitEOBRun()
-                    sink.emit(0xF0, table: acTable)
-                    run &-= 16
+                    sink.emit((run &<< 4) &+ 1, table: acTable)
+                    sink.emitBits((negative &>> UInt64(k)) & 1 != 0 ? 0 : 1, 1)
                     emitBuffered(from: pendingStart, count: pending)
                     pendingStart = 0
                     pending = 0
+                    run = 0
                 }
-                if magnitude > 1 {
-                    correctionBits[pendingStart &+ pending] = UInt8(truncatingIfNeeded: magnitude & 1)
-                    pending &+= 1
-                    continue
+                run &+= end &- previous
+                if run > 0 || pending > 0 {
+                    eobRun &+= 1
+                    bufferedCount &+= pending
+                    if eobRun == 0x7FFF || bufferedCount > Self.maxCorrectionBits &- 64 &+ 1 { emitEOBRun() }
                 }
-                emitEOBRun()
-                sink.emit((run &<< 4) &+ 1, table: acTable)
-                sink.emitBits(c < 0 ? 0 : 1, 1)
-                emitBuffered(from: pendingStart, count: pending)
-                pendingStart = 0
-                pending = 0
-                run = 0
-            }
-            if run > 0 || pending > 0 {
-                eobRun &+= 1
-                bufferedCount &+= pending
-                if eobRun == 0x7FFF || bufferedCount > Self.maxCorrectionBits &- 64 &+ 1 { emitEOBRun() }
             }
         }
 

@@ -46,13 +46,3 @@ extension JPEG {
         }
     }
 }
-
-extension JPEG {
-    /// ``naturalOrder`` in memory that is never freed, for hot loops.
-    nonisolated(unsafe) static let naturalOrderPointer: UnsafePointer<Int> = {
-        // Written once here and only read afterwards; never deallocated.
-        let memory = UnsafeMutablePointer<Int>.allocate(capacity: naturalOrder.count)
-        memory.initialize(from: naturalOrder, count: naturalOrder.count)
-        return UnsafePointer(memory)
-    }()
-}
