@@ -195,7 +195,8 @@ extension JPEG.Decoder {
                     _ = try options.limits.checkBytes(layout.coefficientCount, of: 2,
                                                       alreadyUsed: layout.outputWidth * layout.outputHeight * 4)
                 }
-                coefficients = [Int16](repeating: 0, count: layout.coefficientCount)
+                coefficients = PixelStorage.zeroedCoefficients(count: layout.coefficientCount,
+                                                                adviseHugePages: options.adviseHugePages)
             } else {
                 if header.components.count == count {
                     layout = layout.withRingPlanes()

@@ -34,6 +34,22 @@ enum PixelStorage {
         }
     }
 
+    /// `count` zeroed 16-bit values, with huge pages advised as for ``uninitializedBytes(count:adviseHugePages:)``:
+    /// a progressive JPEG's coefficient store (16 MB at 2560×1600 4:2:2) is as large as its
+    /// output, and glibc returns both to the kernel when they top the heap (`brk` trimming),
+    /// so each decode faults the store in afresh. The caller has checked `count` against
+    /// ``DecodingLimits``.
+    static func zeroedCoefficients(count: Int, adviseHugePages: Bool) -> [Int16] {
+        [Int16](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if adviseHugePages, count * 2 >= hugePageThreshold, let base = buffer.baseAddress {
+                // The same allocation seen as bytes: Int16 has no alignment stricter than bytes need.
+                adviseHugePagesInside(UnsafeMutableRawPointer(base).assumingMemoryBound(to: UInt8.self), count: count * 2)
+            }
+            buffer.initialize(repeating: 0)
+            initialized = count
+        }
+    }
+
     /// Advises huge pages for the whole 2 MiB pages inside `base..<base+count`: the advice
     /// must not reach past the allocation, and a partial huge page cannot be used anyway.
     private static func adviseHugePagesInside(_ base: UnsafeMutablePointer<UInt8>, count: Int) {
