@@ -27,8 +27,10 @@ public enum JPEGDifferential {
         case (.failure, false):
             return nil
         case (.failure(let error), true):
-            // Our limits are the only reason to reject what libjpeg-turbo decodes that is not a finding.
+            // Our limits, and arithmetic coding (SOF9-11, not implemented: JPEG/README.md), are the
+            // reasons to reject what libjpeg-turbo decodes that are not findings.
             if case .limitExceeded = error { return nil }
+            if case .unsupported(.jpegCodingProcess(let marker)) = error, (0xC9...0xCB).contains(marker) { return nil }
             return "libjpeg-turbo decodes a \(width)x\(height) image; Glimpse fails: \(error)"
         case (.success(let image), false):
             return "Glimpse decodes a \(image.pixels.width)x\(image.pixels.height) image; libjpeg-turbo fails"

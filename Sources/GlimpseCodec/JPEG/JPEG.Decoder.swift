@@ -34,6 +34,11 @@ extension JPEG {
             var searchPosition: Int
             /// Sequential: bytes the last MCU row took, to skip attempts that cannot succeed yet.
             var lastRowBytes = 0
+            /// Sequential: the input size at which a row that ran out of input is tried again
+            /// (twice the bytes it had): a row longer than the last one, or one still looking
+            /// for its restart marker, was otherwise decoded again for every chunk, which fed
+            /// in small chunks cost time quadratic in the row's length.
+            var retryAt = 0
             /// The restart marker expected next (libjpeg's `next_restart_num`).
             var nextRestart = 0
             /// libjpeg's `insufficient_data`: the entropy decoder read past the end of its

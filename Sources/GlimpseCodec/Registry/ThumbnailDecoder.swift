@@ -32,11 +32,11 @@ public struct ThumbnailDecoder: Sendable {
         }
     }
 
-    private enum State: Sendable {
-        /// Until the header is known: the bytes so far, and a decoder reading them for it.
-        case probing([UInt8], AutoDecoder)
-        case whole(AutoDecoder)
-        case rows(PNG.RowDecoder, ImageTransformers.Resize.RowStream?)
+    private enum Phase: Sendable {
+        /// Until the header is known: `buffered` holds the bytes so far, `probe` reads them for it.
+        case probing
+        case whole
+        case rows
         case failed(Failure)
     }
 
@@ -44,7 +44,19 @@ public struct ThumbnailDecoder: Sendable {
     public let resize: ImageTransformers.Resize
     private let registry: DecoderRegistry
     private let options: DecodingOptions
-    private var state: State
+    private var phase = Phase.probing
+    // The work of each phase, in optionals rather than enum payloads: taken out with
+    // `guard var … ; property = nil`, a decoder's buffers stay uniquely referenced while
+    // it runs (a payload bound in a `switch` is shared with the switch's copy, and every
+    // append would copy a progressive JPEG's coefficients).
+    private var buffered: [UInt8] = []
+    private var probe: AutoDecoder?
+    /// The format's own decoder (not an ``AutoDecoder``, whose state enum shares
+    /// the decoder with the `switch` that takes it out, so that each append copied a
+    /// progressive JPEG's coefficients).
+    private var whole: (any ImageDecoder)?
+    private var rowDecoder: PNG.RowDecoder?
+    private var stream: ImageTransformers.Resize.RowStream?
 
     /// - Parameters:
     ///   - maxPixelSize: the side of the square box the thumbnail fits inside.
@@ -63,7 +75,7 @@ public struct ThumbnailDecoder: Sendable {
         options.scaleDenominator = 1
         options.skipsUnusedScans = true
         self.options = options
-        state = .probing([], AutoDecoder(registry: registry, options: options))
+        probe = AutoDecoder(registry: registry, options: options)
     }
 
     /// The largest JPEG DCT scale 1/d (d = 1, 2, 4, 8) that keeps the longer
@@ -77,25 +89,26 @@ public struct ThumbnailDecoder: Sendable {
 
     /// Takes the next bytes of the file.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
-        let current = state
-        state = .failed(.decoding(.truncated))
         do throws(Failure) {
-            state = try Self.advance(current, bytes, self)
+            try advance(bytes)
         } catch {
-            state = .failed(error)
+            phase = .failed(error)
             throw error
         }
     }
 
-    private static func advance(_ state: State, _ bytes: UnsafeRawBufferPointer, _ context: ThumbnailDecoder) throws(Failure) -> State {
-        switch state {
+    private mutating func advance(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+        switch phase {
         case .failed(let error):
             throw error
-        case .probing(var buffered, var probe):
-            // Small pieces, so that the probe stops at the header rather than decode the image.
+        case .probing:
+            guard var probe else { throw .decoding(.truncated) }
+            self.probe = nil
+            // Small pieces, so that the probe stops at the header rather than start on the
+            // image (a progressive JPEG's first scan would allocate all its coefficients).
             var offset = 0
             while probe.info == nil && offset < bytes.count {
-                let end = min(bytes.count, offset + 512)
+                let end = min(bytes.count, offset + 64)
                 do {
                     _ = try probe.append(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
                 } catch {
@@ -105,44 +118,79 @@ public struct ThumbnailDecoder: Sendable {
             }
             guard let info = probe.info else {
                 buffered.append(contentsOf: bytes)
-                return .probing(buffered, probe)
+                self.probe = probe
+                return
             }
-            // The header is known: choose the path, and give it every byte so far.
-            return try context.start(info: info, format: probe.format, with: buffered, then: bytes)
-        case .whole(var decoder):
+            // The header is known: choose the path, and give it every byte so far. The probe
+            // goes first, with whatever it allocated.
+            let format = probe.format
+            probe = AutoDecoder(registry: registry, options: options)
+            let earlier = buffered
+            buffered = []
+            try start(info: info, format: format, with: earlier, then: bytes)
+        case .whole:
+            guard var decoder = whole else { throw .decoding(.truncated) }
+            whole = nil
             do { _ = try decoder.append(bytes) } catch { throw .decoding(error) }
-            return .whole(decoder)
-        case .rows(var decoder, var stream):
-            try context.feedRows(&decoder, &stream, bytes)
-            return .rows(decoder, stream)
+            whole = decoder
+        case .rows:
+            guard var decoder = rowDecoder else { throw .decoding(.truncated) }
+            rowDecoder = nil
+            var stream = self.stream
+            self.stream = nil
+            try Self.feedRows(&decoder, &stream, bytes, resize)
+            rowDecoder = decoder
+            self.stream = stream
         }
     }
 
-    private func start(info: ImageInfo, format: SniffedFormat?, with buffered: [UInt8],
-                       then bytes: UnsafeRawBufferPointer) throws(Failure) -> State {
+    private mutating func start(info: ImageInfo, format: SniffedFormat?, with buffered: [UInt8],
+                                then bytes: UnsafeRawBufferPointer) throws(Failure) {
         if format?.format == .png, let png = registry.decoder(for: .png), png == PNG.Decoder.self {
             var decoder = PNG.RowDecoder(options: options)
             var stream: ImageTransformers.Resize.RowStream?
-            try Self.withBytes(buffered) { (raw) throws(Failure) in try feedRows(&decoder, &stream, raw) }
-            try feedRows(&decoder, &stream, bytes)
-            return .rows(decoder, stream)
+            let resize = self.resize
+            try Self.withBytes(buffered) { (raw) throws(Failure) in try Self.feedRows(&decoder, &stream, raw, resize) }
+            try Self.feedRows(&decoder, &stream, bytes, resize)
+            rowDecoder = decoder
+            self.stream = stream
+            phase = .rows
+            return
         }
         var options = self.options
         if format?.format == .jpeg {
             options.scaleDenominator = Self.scaleDenominator(width: info.width, height: info.height, box: maxPixelSize)
         }
-        var decoder = AutoDecoder(registry: registry, options: options)
+        // The decoder the registry picks for these leading bytes (they sufficed for the probe).
+        var leading = buffered
+        leading.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, 1 << 16)]))
+        let selection: DecoderRegistry.Selection
+        do {
+            selection = try Self.select(registry, leading)
+        } catch {
+            throw .decoding(error)
+        }
+        guard case .decoder(let type, _) = selection else { throw .decoding(.truncated) }
+        var decoder = type.init(options: options)
         do {
             if !buffered.isEmpty { _ = try decoder.append(buffered) }
             _ = try decoder.append(bytes)
         } catch {
             throw .decoding(error)
         }
-        return .whole(decoder)
+        whole = decoder
+        phase = .whole
     }
 
-    private func feedRows(_ decoder: inout PNG.RowDecoder, _ stream: inout ImageTransformers.Resize.RowStream?,
-                          _ bytes: UnsafeRawBufferPointer) throws(Failure) {
+    private static func select(_ registry: DecoderRegistry, _ bytes: [UInt8]) throws(ImageDecodingError) -> DecoderRegistry.Selection {
+        let result: Result<DecoderRegistry.Selection, ImageDecodingError> = bytes.withUnsafeBytes { raw in
+            do throws(ImageDecodingError) { return .success(try registry.select(raw, atEnd: false)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    private static func feedRows(_ decoder: inout PNG.RowDecoder, _ stream: inout ImageTransformers.Resize.RowStream?,
+                                 _ bytes: UnsafeRawBufferPointer, _ resize: ImageTransformers.Resize) throws(Failure) {
         var failure: TransformError?
         do {
             _ = try decoder.append(bytes) { rows in Self.take(rows, resize, &stream, &failure) }
@@ -171,39 +219,51 @@ public struct ThumbnailDecoder: Sendable {
     /// The thumbnail, upright. Throws what the decoder's `finish()` throws for
     /// the input (``ImageDecodingError/truncated`` when it ended too early).
     public mutating func finish() throws(Failure) -> Image {
-        let current = state
-        state = .failed(.decoding(.truncated))
+        let image: Image
         do throws(Failure) {
-            let image = try finish(current)
-            state = .failed(.decoding(.truncated))
-            return image
+            image = try finishPhase()
+            phase = .failed(.decoding(.truncated))
         } catch {
-            state = .failed(error)
+            phase = .failed(error)
             throw error
+        }
+        do {
+            return try ImageTransformers.AutoOrient().transform(image)
+        } catch {
+            phase = .failed(.transform(error))
+            throw .transform(error)
         }
     }
 
-    private func finish(_ state: State) throws(Failure) -> Image {
-        var image: Image
-        switch state {
+    private mutating func finishPhase() throws(Failure) -> Image {
+        switch phase {
         case .failed(let error):
             throw error
-        case .probing(let buffered, _):
+        case .probing:
             // The header never came complete: the decoder says why.
             var decoder = AutoDecoder(registry: registry, options: options)
+            let image: Image
             do {
                 _ = try decoder.append(buffered)
                 image = try decoder.finish()
             } catch {
                 throw .decoding(error)
             }
-            image = try resized(image)
-        case .whole(var decoder):
+            return try resized(image)
+        case .whole:
+            guard var decoder = whole else { throw .decoding(.truncated) }
+            whole = nil
+            let image: Image
             do { image = try decoder.finish() } catch { throw .decoding(error) }
-            image = try resized(image)
-        case .rows(var decoder, var stream):
+            return try resized(image)
+        case .rows:
+            guard var decoder = rowDecoder else { throw .decoding(.truncated) }
+            rowDecoder = nil
+            var stream = self.stream
+            self.stream = nil
             var failure: TransformError?
             let outcome: PNG.RowDecoder.Outcome
+            let resize = self.resize
             do {
                 outcome = try decoder.finish { rows in Self.take(rows, resize, &stream, &failure) }
             } catch {
@@ -212,18 +272,13 @@ public struct ThumbnailDecoder: Sendable {
             if let failure { throw .transform(failure) }
             switch outcome {
             case .image(let whole):
-                image = try resized(whole)
+                return try resized(whole)
             case .streamed(let rowsDecoded, let metadata, let warnings):
                 guard let stream else { throw .decoding(.truncated) }
                 let complete = rowsDecoded >= stream.sourceHeight
-                image = Image(frames: [ImageFrame(pixels: stream.finish(), isComplete: complete)], format: .png,
-                              metadata: metadata, warnings: warnings)
+                return Image(frames: [ImageFrame(pixels: stream.finish(), isComplete: complete)], format: .png,
+                             metadata: metadata, warnings: warnings)
             }
-        }
-        do {
-            return try ImageTransformers.AutoOrient().transform(image)
-        } catch {
-            throw .transform(error)
         }
     }
 

@@ -71,7 +71,8 @@ extension JPEG.Decoder {
                         while scan.row < rows {
                             // While input trickles in, wait until about a row's worth has arrived
                             // rather than decoding the same row again for every small chunk.
-                            if !final && bytes.count - scan.reader.position < scan.lastRowBytes + scan.lastRowBytes / 8 {
+                            if !final && (bytes.count - scan.reader.position < scan.lastRowBytes + scan.lastRowBytes / 8
+                                          || bytes.count < scan.retryAt) {
                                 step = .needMoreData
                                 break
                             }
@@ -85,6 +86,7 @@ extension JPEG.Decoder {
                             if step != .decoded {
                                 step = .needMoreData
                                 scan = checkpoint
+                                scan.retryAt = bytes.count + (bytes.count - checkpoint.reader.position)
                                 break
                             }
                             scan.row += 1

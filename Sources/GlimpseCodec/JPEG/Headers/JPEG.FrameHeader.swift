@@ -82,9 +82,14 @@ extension JPEG {
             // libjpeg's get_sos wants the length to be exactly what the count implies.
             guard (1...4).contains(count), b.count == 1 + 2 * count + 3 else { throw .malformed(.jpeg(.scanHeader)) }
             var components: [Component] = []
+            // libjpeg-turbo's get_sos accepts frame component ci for the i-th scan component only
+            // while scan slot ci is empty (`!cur_comp_info[ci]`, and slots below i are filled) and
+            // ci < 4: the id is looked for among frame components i..<4, so scan components must
+            // follow the frame's order (T.81 §B.2.3) and a fifth frame component is in no scan.
+            let searchEnd = min(frame.components.count, 4)
             for i in 0..<count {
                 let id = b[1 + 2 * i], tables = b[2 + 2 * i]
-                guard let index = frame.components.firstIndex(where: { $0.id == id }) else {
+                guard i < searchEnd, let index = (i..<searchEnd).first(where: { frame.components[$0].id == id }) else {
                     throw .malformed(.jpeg(.scanComponent(id: id)))
                 }
                 guard !components.contains(where: { $0.index == index }) else { throw .malformed(.jpeg(.repeatedScanComponent)) }

@@ -61,11 +61,11 @@ extension JPEG {
                         for k in 0..<5 { window[r * 5 + k] = value }
                     }
                     for column in 0...lastColumn {
+                        // Only the +1 column comes from block 1 here: the +2 column keeps block 0's value
+                        // unless a block 2 exists (libjpeg-turbo 2.1's DC04 / DC05 updates), so a component
+                        // two blocks wide sees block 0 again two columns to the right.
                         if column == 0 && column < lastColumn {
-                            for r in 0..<5 {
-                                let value = dc(rows[r], 1)
-                                window[r * 5 + 3] = value; window[r * 5 + 4] = value
-                            }
+                            for r in 0..<5 { window[r * 5 + 3] = dc(rows[r], 1) }
                         }
                         if column + 1 < lastColumn {
                             for r in 0..<5 { window[r * 5 + 4] = dc(rows[r], column + 2) }
