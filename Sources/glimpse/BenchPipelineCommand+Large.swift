@@ -61,7 +61,7 @@ extension BenchPipelineCommand {
     func latencyUnderLoad(_ files: [FixtureServer.File], server: FixtureServer,
                           downloader: ImageDownloader) async -> Double {
         let pipeline = ImagePipeline(configuration: pipelineConfiguration(
-            downloader: downloader, cache: ImageCache(memory: MemoryCache(costLimit: 64 << 20), disk: nil)))
+            downloader: downloader, cache: ImageCache(memory: MemoryCache(configuration: .images(costLimit: 64 << 20)), disk: nil)))
         let rounds = max(1, latencyRounds)
         let started = ContinuousClock.now
         let ours = await Self.wakeUpDelay(rounds: rounds, files: files, server: server) { url in

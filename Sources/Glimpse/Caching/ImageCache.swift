@@ -84,7 +84,7 @@ public final class ImageCache: Sendable {
 
     /// A cache of the default tiers: a ``MemoryCache`` (its cost limit bounds
     /// pixel bytes) and a ``DiskCache`` or none.
-    public convenience init(memory: MemoryCache<String, Image> = MemoryCache(), disk: DiskCache?,
+    public convenience init(memory: MemoryCache<String, Image> = MemoryCache(configuration: .images()), disk: DiskCache?,
                             maximumPendingWriteBytes: Int = 64 << 20) {
         self.init(memory: memory as any ImageMemoryCaching, data: disk, maximumPendingWriteBytes: maximumPendingWriteBytes)
     }

@@ -12,7 +12,7 @@ extension ImagePipeline.Configuration {
     /// or a folder that cannot be created or written) the cache is memory-only
     /// and ``memoryOnlyReason`` says why; nothing traps.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
-        let memory = MemoryCache<String, Image>(costLimit: MemoryBudget.defaultImageCostLimit())
+        let memory = MemoryCache<String, Image>(configuration: .images())
         let disk: DiskCache?
         let reason: String?
         switch openStandardDiskCache(environment: environment) {

@@ -1,3 +1,5 @@
+import Dispatch
+
 extension MemoryCache {
     /// Limits and policies of a `MemoryCache`; every field has a working default.
     public struct Configuration: Sendable {
@@ -19,6 +21,12 @@ extension MemoryCache {
         /// large ones so that threads hitting the cache at once rarely meet on a lock. Pass 1
         /// for strict whole-cache LRU order at any size.
         public var shardCount: Int?
+        /// Where values that an insert evicts or replaces are released: `nil` (the default)
+        /// releases them on the inserting thread, after the shard's lock; a queue releases
+        /// them there instead. Worth it for large values such as images, whose memory takes
+        /// milliseconds to return to the system: on a server that thread is often one of
+        /// Swift's few cooperative-pool threads, which every other task then waits for.
+        public var releaseQueue: DispatchQueue?
 
         public init(
             costLimit: Int = MemoryBudget.defaultImageCostLimit(),
@@ -26,7 +34,8 @@ extension MemoryCache {
             entryCostLimitRatio: Double = 0.1,
             timeToLive: Duration? = nil,
             clock: CacheClock = .monotonic,
-            shardCount: Int? = nil
+            shardCount: Int? = nil,
+            releaseQueue: DispatchQueue? = nil
         ) {
             self.costLimit = costLimit
             self.countLimit = countLimit
@@ -34,6 +43,7 @@ extension MemoryCache {
             self.timeToLive = timeToLive
             self.clock = clock
             self.shardCount = shardCount
+            self.releaseQueue = releaseQueue
         }
     }
 

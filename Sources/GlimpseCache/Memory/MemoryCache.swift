@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A thread-safe least-recently-used memory cache with cost and count limits.
@@ -146,19 +147,37 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         let refused = Double(cost) > Double(configuration.costLimit) * configuration.entryCostLimitRatio
             || cost > shardCostLimit
         let costLimit = shardCostLimit, countLimit = shardCountLimit, lane = currentLane
-        return withShard(for: key) { state, hash -> Bool in
+        // With a release queue, values leaving the cache are gathered and released there
+        // (see `Configuration.releaseQueue`); without one they go where they are dropped,
+        // with no array to allocate.
+        let gathers = configuration.releaseQueue != nil
+        var released: [Value] = []
+        let stored = withShard(for: key) { state, hash -> Bool in
             if refused {
-                state.list.remove(key, hash: hash)
+                if let old = state.list.remove(key, hash: hash), gathers { released.append(old.value) }
                 return false
             }
             // In a full cache's steady state the new entry takes the evicted one's slot.
-            if state.list.insert(key, hash: hash, value: value, cost: cost, expiry: expiry, countLimit: countLimit,
-                                 lane: lane).evicted != nil {
+            let outcome = state.list.insert(key, hash: hash, value: value, cost: cost, expiry: expiry,
+                                            countLimit: countLimit, lane: lane)
+            if gathers, let replaced = outcome.replaced { released.append(replaced) }
+            if let evicted = outcome.evicted {
                 state.evictions += 1
+                if gathers { released.append(evicted.value) }
             }
-            Self.evict(&state, costLimit: costLimit, countLimit: countLimit)
+            while state.list.totalCost > costLimit || state.list.count > countLimit,
+                  let oldest = state.list.removeOldest() {
+                state.evictions += 1
+                if gathers { released.append(oldest.value) }
+            }
             return true
         }
+        if !released.isEmpty, let queue = configuration.releaseQueue {
+            let leaving = released
+            released = []
+            queue.async { withExtendedLifetime(leaving) {} }
+        }
+        return stored
     }
 
     /// Removes and returns the value for `key`.
