@@ -74,7 +74,7 @@ import TestSupport
             var pixels = [UInt8](repeating: 0, count: final.bytes.count)
             var bands: [Range<Int>] = []
             var finalWhenReported = true
-            try payload.withUnsafeBytes { input in
+            _ = try payload.withUnsafeBytes { input in
                 try pixels.withUnsafeMutableBytes { output in
                     try WebP.LossyDecoder.decode(input, into: output) { rows in
                         bands.append(rows)
