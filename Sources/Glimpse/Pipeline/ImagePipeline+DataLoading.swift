@@ -61,7 +61,7 @@ extension ImagePipeline {
         storing.request.options.insert(.waitForDiskStore)
         let response = downloaded.response
         guard configuration.httpCachePolicy.allowsStoring(headers: response.headers) else { return .network }
-        let freshness = HTTPFreshness(headers: response.headers, requestTime: requestTime, responseTime: Date())
+        let freshness = self.freshness(of: response, requestTime: requestTime)
         await storeOriginal(downloaded.bytes, metadata: metadata(of: response, storing, freshness: freshness), storing)
         return .network
     }

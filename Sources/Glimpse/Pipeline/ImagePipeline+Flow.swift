@@ -49,7 +49,7 @@ extension ImagePipeline {
             throw .cancelled
         }
         let response = downloaded.response
-        let freshness = HTTPFreshness(headers: response.headers, requestTime: requestTime, responseTime: Date())
+        let freshness = self.freshness(of: response, requestTime: requestTime)
         let stores = configuration.httpCachePolicy.allowsStoring(headers: response.headers)
         if !stores, let revalidation {
             // The response that replaces the stored one may not be kept: neither may the old one.
@@ -75,16 +75,14 @@ extension ImagePipeline {
         var metadata: DiskCache.Metadata
         /// The data tier's key of the entry: the original's or a processed variant's.
         var dataKey: String
-        /// Whether the entry is the processed image (decoded only) rather than the original.
-        var isVariant: Bool
-        /// The image already decoded from the entry, when there is one.
+        /// The image already decoded from the entry; `nil` only for an original
+        /// (a variant is decoded when it is read).
         var image: Image?
 
-        init(data: [UInt8], metadata: DiskCache.Metadata, dataKey: String, isVariant: Bool, image: Image? = nil) {
+        init(data: [UInt8], metadata: DiskCache.Metadata, dataKey: String, image: Image? = nil) {
             self.data = data
             self.metadata = metadata
             self.dataKey = dataKey
-            self.isVariant = isVariant
             self.image = image
         }
 
@@ -92,8 +90,7 @@ extension ImagePipeline {
         init?(_ hit: DiskHit) {
             guard let data = hit.result.data, let metadata = hit.result.cacheMetadata,
                   ImagePipeline.hasValidators(metadata) else { return nil }
-            self.init(data: data, metadata: metadata, dataKey: hit.dataKey, isVariant: hit.isVariant,
-                      image: hit.result.image)
+            self.init(data: data, metadata: metadata, dataKey: hit.dataKey, image: hit.result.image)
         }
     }
 
@@ -128,12 +125,12 @@ extension ImagePipeline {
                let entry = tier.cachedData(forKey: request.key.memoryKey), Self.hasValidators(entry.metadata),
                let image = decodeStoredVariant(entry.data, request) {
                 return Revalidation(data: entry.data, metadata: entry.metadata, dataKey: request.key.memoryKey,
-                                    isVariant: true, image: image)
+                                    image: image)
             }
             guard let entry = tier.cachedData(forKey: request.key.base), Self.hasValidators(entry.metadata) else {
                 return nil
             }
-            return Revalidation(data: entry.data, metadata: entry.metadata, dataKey: request.key.base, isVariant: false)
+            return Revalidation(data: entry.data, metadata: entry.metadata, dataKey: request.key.base)
         }
         return found ?? nil
     }

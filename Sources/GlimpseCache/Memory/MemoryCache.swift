@@ -173,9 +173,12 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
             return true
         }
         if !released.isEmpty, let queue = configuration.releaseQueue {
-            let leaving = released
+            // The box is the values' only owner once `released` is emptied, and the
+            // closure holds it unretained: the last release is the queue's, whichever
+            // thread runs first (a local or captured copy could end up the last one).
+            let box = Unmanaged.passRetained(ReleasedValues(released))
             released = []
-            queue.async { withExtendedLifetime(leaving) {} }
+            queue.async { box.release() }
         }
         return stored
     }
@@ -262,5 +265,16 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
               state.list.removeOldest() != nil {
             state.evictions += 1
         }
+    }
+}
+
+/// Values an insert took out of a cache, on their way to `Configuration.releaseQueue`.
+@usableFromInline
+final class ReleasedValues<Value: Sendable>: Sendable {
+    @usableFromInline let values: [Value]
+
+    @usableFromInline
+    init(_ values: [Value]) {
+        self.values = values
     }
 }

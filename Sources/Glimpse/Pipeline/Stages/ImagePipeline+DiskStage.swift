@@ -20,8 +20,6 @@ extension ImagePipeline {
         var result: ImageResult
         /// The entry's key: the processed variant's or the original's.
         var dataKey: String
-        /// Whether the entry was the processed image (decoded only).
-        var isVariant: Bool
     }
 
     /// Returns `nil` on a miss. Bytes that no longer decode are removed, so the
@@ -40,13 +38,13 @@ extension ImagePipeline {
             storeStage(image, request, freshness: metadata.freshness)
             return DiskHit(result: ImageResult(image: image, data: data, tier: .disk, url: request.url,
                                                cacheMetadata: metadata),
-                           dataKey: request.key.memoryKey, isVariant: true)
+                           dataKey: request.key.memoryKey)
         case .original(let processed, let data, let metadata):
             storeStage(processed.image, request, freshness: metadata.freshness)
             await storeProcessed(processed.encoded, request, source: metadata)
             return DiskHit(result: ImageResult(image: processed.image, data: data, tier: .disk, url: request.url,
                                                cacheMetadata: metadata),
-                           dataKey: request.key.base, isVariant: false)
+                           dataKey: request.key.base)
         }
     }
 

@@ -12,13 +12,21 @@ extension ImagePipeline {
         }
     }
 
+    /// The freshness of a response just received (RFC 9111 §4.2), kept under
+    /// ``HTTPCachePolicy/respect`` only: `nil` under ``HTTPCachePolicy/ignore``,
+    /// which never reads it.
+    func freshness(of response: ImageDownloadResponse, requestTime: Date) -> HTTPFreshness? {
+        guard configuration.httpCachePolicy == .respect else { return nil }
+        return HTTPFreshness(headers: response.headers, requestTime: requestTime, responseTime: Date())
+    }
+
     /// The data tier's record of a response: its validators (RFC 9110 §8.8),
-    /// media type and, under ``HTTPCachePolicy/respect``, freshness.
+    /// media type and freshness (see ``freshness(of:requestTime:)``).
     func metadata(of response: ImageDownloadResponse, _ request: LoadRequest,
                   freshness: HTTPFreshness?) -> DiskCache.Metadata {
         DiskCache.Metadata(etag: response.entityTag, lastModified: response.lastModified,
                            contentType: response.mimeType, originalURL: request.url.absoluteString,
-                           freshness: configuration.httpCachePolicy == .respect ? freshness : nil)
+                           freshness: freshness)
     }
 
     /// Stage 6, data half: the original bytes and their metadata under the
