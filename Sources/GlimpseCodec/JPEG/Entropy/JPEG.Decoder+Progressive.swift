@@ -166,7 +166,7 @@ extension JPEG.Decoder {
         func endMCU() {
             if !insufficient && reader.count < reader.padded {
                 insufficient = true
-                markInsufficient(&scan, reader)
+                markInsufficient(&scan, atEndOfFile: reader.paddedAtEOF)
             }
         }
         if count == 1 {
