@@ -96,21 +96,50 @@ extension JPEG.ForwardDCT {
         return (unsafeBitCast(q, to: Row16.self) ^ sign) &- sign
     }
 
-    @inline(always)
-    private static func widen(_ v: Row16) -> Wide {
-        Wide(Int32(v[0]), Int32(v[1]), Int32(v[2]), Int32(v[3]), Int32(v[4]), Int32(v[5]), Int32(v[6]), Int32(v[7]))
+    /// Two 32-bit halves (lanes 0..<4, 4..<8) of a row of products.
+    typealias Halves = (SIMD4<Int32>, SIMD4<Int32>)
+
+    /// Lanes 0..<4 (`punpcklwd`) or 4..<8 (`punpckhwd`) of `a` and `b` interleaved: a0 b0 a1 b1 ….
+    @inline(__always)
+    private static func interleave(_ a: Row16, _ b: Row16) -> (low: Row16, high: Row16) {
+        (Row16(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]), Row16(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7]))
     }
 
+    /// Per lane a · c0 + b · c1 in 32 bits, from `interleave(a, b)`: two `pmaddwd`.
+    @inline(__always)
+    private static func multiplyAdd(_ pairs: (low: Row16, high: Row16), _ c0: Int32, _ c1: Int32) -> Halves {
+        (pairProducts(pairs.low, Int16(c0), Int16(c1)), pairProducts(pairs.high, Int16(c0), Int16(c1)))
+    }
+
+    /// Lanes 2i · c0 + 2i+1 · c1 of `v`: `pmaddwd`, written as the widened
+    /// product whose even and odd lanes are added, which LLVM recognises.
+    /// Each result must stay a separate 4-lane vector up to its rounding
+    /// shift: joined into 8 lanes, or summed with other products before the
+    /// pairs are formed, LLVM regrouped the sums and fell back to one
+    /// `pmaddwd` per product plus shuffles (~50 instructions more per pass).
+    @inline(__always)
+    private static func pairProducts(_ v: Row16, _ c0: Int16, _ c1: Int16) -> SIMD4<Int32> {
+        let c = Row16(c0, c1, c0, c1, c0, c1, c0, c1)
+        let p = Wide(Int32(v[0]), Int32(v[1]), Int32(v[2]), Int32(v[3]), Int32(v[4]), Int32(v[5]), Int32(v[6]), Int32(v[7]))
+            &* Wide(Int32(c[0]), Int32(c[1]), Int32(c[2]), Int32(c[3]), Int32(c[4]), Int32(c[5]), Int32(c[6]), Int32(c[7]))
+        return SIMD4<Int32>(p[0], p[2], p[4], p[6]) &+ SIMD4<Int32>(p[1], p[3], p[5], p[7])
+    }
+
+    @inline(__always)
+    private static func add(_ a: Halves, _ b: Halves) -> Halves { (a.0 &+ b.0, a.1 &+ b.1) }
+
     /// `(v + 2^(n−1)) >> n` in 32 bits, saturated to 16 (as libjpeg-turbo packs).
-    @inline(always)
-    private static func descale(_ v: Wide, _ n: Int32) -> Row16 {
-        narrow16((v &+ Wide(repeating: 1 &<< (n &- 1))) &>> Wide(repeating: n))
+    @inline(__always)
+    private static func descale(_ v: Halves, _ n: Int32) -> Row16 {
+        let rounding = SIMD4<Int32>(repeating: 1 &<< (n &- 1))
+        return narrow16(Wide(lowHalf: (v.0 &+ rounding) &>> n, highHalf: (v.1 &+ rounding) &>> n))
     }
 
     /// One 8-point pass of jfdctint on eight lanes, arranged as libjpeg-turbo's
-    /// SIMD code arranges it: the even part's z1 and the odd part's z1, z2, z5
-    /// folded into the constants of paired products (the same integers, as
-    /// multiplication distributes exactly).
+    /// SIMD code arranges it: z1 of the even part and z1, z2, z5 of the odd
+    /// part folded into the constants of paired products (the same integers,
+    /// as multiplication distributes exactly and no sum of two products
+    /// leaves 32 bits).
     @inline(always)
     private static func pass(_ d: Block16, first: Bool) -> Block16 {
         let tmp0 = d.0 &+ d.7, tmp7 = d.0 &- d.7
@@ -128,27 +157,25 @@ extension JPEG.ForwardDCT {
             out4 = (tmp10 &- tmp11 &+ 2) &>> 2
         }
         let bits = first ? constBits &- pass1Bits : constBits &+ pass1Bits
-        // Every constant below is positive (negative products are subtracted): LLVM turns a
-        // 32-bit product of a sign-extended 16-bit value and a constant under 2^15 into
-        // `pmaddwd`, but a negative constant into emulated 32-bit multiplies (`pmuludq`).
-        let w12 = widen(tmp12), w13 = widen(tmp13)
-        let out2 = descale(w13 &* (fix0_541196100 &+ fix0_765366865) &+ w12 &* fix0_541196100, bits)
-        let out6 = descale(w13 &* fix0_541196100 &- w12 &* (fix1_847759065 &- fix0_541196100), bits)
-        let w4 = widen(tmp4), w5 = widen(tmp5), w6 = widen(tmp6), w7 = widen(tmp7)
-        let z3 = widen(tmp4 &+ tmp6), z4 = widen(tmp5 &+ tmp7)
-        // z3·(F_1_175 − F_1_961) + z4·F_1_175 and z3·F_1_175 + z4·(F_1_175 − F_0_390).
-        let z3p = z4 &* fix1_175875602 &- z3 &* (fix1_961570560 &- fix1_175875602)
-        let z4p = z3 &* fix1_175875602 &+ z4 &* (fix1_175875602 &- fix0_390180644)
+        // Even part: tmp13·(F_0_541 + F_0_765) + tmp12·F_0_541, tmp13·F_0_541 + tmp12·(F_0_541 − F_1_847).
+        let even = interleave(tmp13, tmp12)
+        let out2 = descale(multiplyAdd(even, fix0_541196100 &+ fix0_765366865, fix0_541196100), bits)
+        let out6 = descale(multiplyAdd(even, fix0_541196100, fix0_541196100 &- fix1_847759065), bits)
+        // Odd part: z3·(F_1_175 − F_1_961) + z4·F_1_175 and z3·F_1_175 + z4·(F_1_175 − F_0_390);
         // tmp4·(F_0_298 − F_0_899) − tmp7·F_0_899, −tmp4·F_0_899 + tmp7·(F_1_501 − F_0_899),
         // tmp5·(F_2_053 − F_2_562) − tmp6·F_2_562, −tmp5·F_2_562 + tmp6·(F_3_072 − F_2_562).
-        let t4 = w4 &* (fix0_899976223 &- fix0_298631336) &+ w7 &* fix0_899976223
-        let t7 = w7 &* (fix1_501321110 &- fix0_899976223) &- w4 &* fix0_899976223
-        let t5 = w5 &* (fix2_562915447 &- fix2_053119869) &+ w6 &* fix2_562915447
-        let t6 = w6 &* (fix3_072711026 &- fix2_562915447) &- w5 &* fix2_562915447
-        let out7 = descale(z3p &- t4, bits)
-        let out1 = descale(t7 &+ z4p, bits)
-        let out5 = descale(z4p &- t5, bits)
-        let out3 = descale(t6 &+ z3p, bits)
+        let z = interleave(tmp4 &+ tmp6, tmp5 &+ tmp7)
+        let z3 = multiplyAdd(z, fix1_175875602 &- fix1_961570560, fix1_175875602)
+        let z4 = multiplyAdd(z, fix1_175875602, fix1_175875602 &- fix0_390180644)
+        let p47 = interleave(tmp4, tmp7), p56 = interleave(tmp5, tmp6)
+        let t4 = multiplyAdd(p47, fix0_298631336 &- fix0_899976223, 0 &- fix0_899976223)
+        let t7 = multiplyAdd(p47, 0 &- fix0_899976223, fix1_501321110 &- fix0_899976223)
+        let t5 = multiplyAdd(p56, fix2_053119869 &- fix2_562915447, 0 &- fix2_562915447)
+        let t6 = multiplyAdd(p56, 0 &- fix2_562915447, fix3_072711026 &- fix2_562915447)
+        let out7 = descale(add(t4, z3), bits)
+        let out1 = descale(add(t7, z4), bits)
+        let out5 = descale(add(t5, z4), bits)
+        let out3 = descale(add(t6, z3), bits)
         return (out0, out1, out2, out3, out4, out5, out6, out7)
     }
 
