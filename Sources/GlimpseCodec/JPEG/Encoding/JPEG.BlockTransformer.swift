@@ -199,8 +199,13 @@ extension JPEG {
                                     if imageBlockRow < component.heightInBlocks && bx < component.widthInBlocks {
                                         // The block's 8 × 8 samples lie inside the plane (bx < padded blocks, by < v).
                                         let source = plane + ((by &* 8) &* planeWidth &+ bx &* 8)
-                                        ForwardDCT.transformBlock(source, stride: planeWidth, divisors: divisors, into: natural)
-                                        ZigZag.reorder(natural, into: out)
+                                        if ForwardDCT.transformBlock(source, stride: planeWidth, divisors: divisors, into: natural) {
+                                            // Only the DC is non-zero: both orders agree.
+                                            out.initialize(repeating: 0, count: 64)
+                                            out[0] = natural[0]
+                                        } else {
+                                            ZigZag.reorder(natural, into: out)
+                                        }
                                     } else {
                                         // jccoefct.c dummy blocks: zero AC, DC of the block to the left
                                         // (right edge) or of the MCU's last block one row up (bottom).
