@@ -201,12 +201,17 @@ extension JPEG {
             let planeWidth = component.paddedBlocksPerRow &* 8
             let blocksPerRow = component.paddedBlocksPerRow
             samplePlanes[c].withUnsafeBufferPointer { plane in
-                divisors[component.table].withUnsafeBufferPointer { divisors in
+                // The divisors and the block in between the passes, in 16-byte aligned vectors.
+                withUnsafeTemporaryAllocation(of: SIMD8<UInt16>.self, capacity: 24) { table in
+                    divisors[component.table].withUnsafeBytes { raw in
+                        // 192 entries: three tables of 64 (QuantizationTable.divisors16).
+                        for i in 0..<24 { table[i] = raw.loadUnaligned(fromByteOffset: i &* 16, as: SIMD8<UInt16>.self) }
+                    }
                     let offset = store.offsets[c]
                     store.coefficients.withUnsafeMutableBufferPointer { blocks in
-                        withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { scratch in
+                        withUnsafeTemporaryAllocation(of: SIMD8<Int16>.self, capacity: 8) { scratch in
                             let plane = plane.baseAddress.unsafelyUnwrapped
-                            let divisors = divisors.baseAddress.unsafelyUnwrapped
+                            let divisors = UnsafePointer(table.baseAddress.unsafelyUnwrapped)
                             // Component c's blocks start at its offset; the block rows addressed below are
                             // those of the store row, within the rows the store holds.
                             let blocks = blocks.baseAddress.unsafelyUnwrapped + offset
@@ -223,9 +228,9 @@ extension JPEG {
                                         if ForwardDCT.transformBlock(source, stride: planeWidth, divisors: divisors, into: natural) {
                                             // Only the DC is non-zero: both orders agree.
                                             out.initialize(repeating: 0, count: 64)
-                                            out[0] = natural[0]
+                                            out[0] = UnsafeRawPointer(natural).load(as: Int16.self)
                                         } else {
-                                            ZigZag.reorder(natural, into: out)
+                                            ZigZag.reorder(UnsafeRawPointer(natural), into: out)
                                         }
                                     } else {
                                         // jccoefct.c dummy blocks: zero AC, DC of the block to the left
