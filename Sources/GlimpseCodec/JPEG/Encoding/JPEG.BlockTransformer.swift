@@ -209,38 +209,47 @@ extension JPEG {
                     }
                     let offset = store.offsets[c]
                     store.coefficients.withUnsafeMutableBufferPointer { blocks in
-                        withUnsafeTemporaryAllocation(of: SIMD8<Int16>.self, capacity: 8) { scratch in
-                            let plane = plane.baseAddress.unsafelyUnwrapped
-                            let divisors = UnsafePointer(table.baseAddress.unsafelyUnwrapped)
-                            // Component c's blocks start at its offset; the block rows addressed below are
-                            // those of the store row, within the rows the store holds.
-                            let blocks = blocks.baseAddress.unsafelyUnwrapped + offset
-                            // 64 coefficients in natural order, before the zig-zag reordering.
-                            let natural = scratch.baseAddress.unsafelyUnwrapped
-                            for by in 0..<v {
-                                let imageBlockRow = mcuRow &* v &+ by
-                                let rowBlocks = blocks + ((storeRow &* v &+ by) &* blocksPerRow) &* 64
-                                for bx in 0..<blocksPerRow {
-                                    let out = rowBlocks + bx &* 64
-                                    if imageBlockRow < component.heightInBlocks && bx < component.widthInBlocks {
-                                        // The block's 8 × 8 samples lie inside the plane (bx < padded blocks, by < v).
-                                        let source = plane + ((by &* 8) &* planeWidth &+ bx &* 8)
-                                        if ForwardDCT.transformBlock(source, stride: planeWidth, divisors: divisors, into: natural) {
-                                            // Only the DC is non-zero: both orders agree.
+                        store.acZero.withUnsafeMutableBufferPointer { flags in
+                            withUnsafeTemporaryAllocation(of: SIMD8<Int16>.self, capacity: 8) { scratch in
+                                let plane = plane.baseAddress.unsafelyUnwrapped
+                                let divisors = UnsafePointer(table.baseAddress.unsafelyUnwrapped)
+                                // Component c's blocks start at its offset; the block rows addressed below are
+                                // those of the store row, within the rows the store holds.
+                                let blocks = blocks.baseAddress.unsafelyUnwrapped + offset
+                                // One flag per block of `blocks`, from the same origin.
+                                let flags = flags.baseAddress.unsafelyUnwrapped + offset / 64
+                                // 64 coefficients in natural order, before the zig-zag reordering.
+                                let natural = scratch.baseAddress.unsafelyUnwrapped
+                                for by in 0..<v {
+                                    let imageBlockRow = mcuRow &* v &+ by
+                                    let rowBlocks = blocks + ((storeRow &* v &+ by) &* blocksPerRow) &* 64
+                                    for bx in 0..<blocksPerRow {
+                                        let out = rowBlocks + bx &* 64
+                                        let flag = flags + ((storeRow &* v &+ by) &* blocksPerRow &+ bx)
+                                        if imageBlockRow < component.heightInBlocks && bx < component.widthInBlocks {
+                                            // The block's 8 × 8 samples lie inside the plane (bx < padded blocks, by < v).
+                                            let source = plane + ((by &* 8) &* planeWidth &+ bx &* 8)
+                                            let acZero = ForwardDCT.transformBlock(source, stride: planeWidth, divisors: divisors,
+                                                                                   into: natural)
+                                            flag.pointee = acZero
+                                            if acZero {
+                                                // Only the DC is non-zero: both orders agree.
+                                                out.initialize(repeating: 0, count: 64)
+                                                out[0] = UnsafeRawPointer(natural).load(as: Int16.self)
+                                            } else {
+                                                ZigZag.reorder(UnsafeRawPointer(natural), into: out)
+                                            }
+                                        } else {
+                                            // jccoefct.c dummy blocks: zero AC, DC of the block to the left
+                                            // (right edge) or of the MCU's last block one row up (bottom).
+                                            flag.pointee = true
                                             out.initialize(repeating: 0, count: 64)
-                                            out[0] = UnsafeRawPointer(natural).load(as: Int16.self)
-                                        } else {
-                                            ZigZag.reorder(UnsafeRawPointer(natural), into: out)
-                                        }
-                                    } else {
-                                        // jccoefct.c dummy blocks: zero AC, DC of the block to the left
-                                        // (right edge) or of the MCU's last block one row up (bottom).
-                                        out.initialize(repeating: 0, count: 64)
-                                        if imageBlockRow < component.heightInBlocks {
-                                            out[0] = (out - 64)[0]
-                                        } else {
-                                            let mcuLast = (bx / h) &* h &+ h &- 1
-                                            out[0] = (rowBlocks - blocksPerRow &* 64 + mcuLast &* 64)[0]
+                                            if imageBlockRow < component.heightInBlocks {
+                                                out[0] = (out - 64)[0]
+                                            } else {
+                                                let mcuLast = (bx / h) &* h &+ h &- 1
+                                                out[0] = (rowBlocks - blocksPerRow &* 64 + mcuLast &* 64)[0]
+                                            }
                                         }
                                     }
                                 }

@@ -54,7 +54,8 @@ extension JPEG {
         @inline(__always)
         mutating func emit(_ symbol: Int, table: Int) {
             let entry = packed[table &<< 8 | symbol]
-            writer.write(entry & 0xFFFF, Int(entry &>> 16))
+            // A code has no bits above its length.
+            writer.write(exactly: UInt64(entry & 0xFFFF), Int(entry &>> 16))
         }
 
         @inline(__always)
@@ -62,7 +63,7 @@ extension JPEG {
             let entry = packed[table &<< 8 | symbol]
             // A code of at most 16 bits and at most 15 extra bits: under 32 together.
             let extra = bits & ((1 &<< UInt32(count)) &- 1)
-            writer.write((entry & 0xFFFF) &<< UInt32(count) | extra, Int(entry &>> 16) &+ count)
+            writer.write(exactly: UInt64((entry & 0xFFFF) &<< UInt32(count) | extra), Int(entry &>> 16) &+ count)
         }
 
         @inline(__always)
