@@ -12,27 +12,37 @@
 /// disagree with each other (its C transform computes in `int`), and this one
 /// follows the SSE2 build.
 ///
-/// The product `(x · k) >> 16` is written as a 32-bit multiply of the
-/// sign-extended lanes; it is exact (|x · k| < 2^31) and compiles to `pmaddwd`
-/// and a pack, SSE2's baseline having no exposed `pmulhw` in Swift. The kernels
-/// are small `@inline(__always)` functions so that they stay vector code inside
-/// the large decoder functions.
+/// Swift exposes no `pmulhw`; the products are taken in 32-bit halves (see
+/// `highProduct`). The kernels are small `@inline(__always)` functions using
+/// only bit casts, lane arithmetic and lane lists that compile to shuffles, so
+/// that they stay vector code inside the large decoder (checked with `objdump`).
 extension WebP.LossyTransform {
     typealias Lanes = SIMD8<Int16>
 
+    /// `(x · k + bias) >> 16` in every lane, for 0 < k < 2^15 and 0 ≤ bias < 2^16.
+    /// The lanes are taken as four 32-bit words, the even (low) and odd (high)
+    /// halves multiplied in 32 bits, exact as |x · k| < 2^30, and the results put
+    /// back in place; written with bit casts and shifts only (no lane width
+    /// conversions, which the compiler calls out of line in this module), it
+    /// compiles to two `pmaddwd`s.
     @inline(__always)
-    private static func multiplyHigh(_ x: Lanes, _ k: Int32) -> Lanes {
-        // |x · k| ≤ 32768 · 30068 < 2^31, and the shifted product fits Int16.
-        Lanes(truncatingIfNeeded: (SIMD8<Int32>(truncatingIfNeeded: x) &* SIMD8<Int32>(repeating: k)) &>> 16)
+    private static func highProduct(_ x: Lanes, _ k: Int32, bias: Int32) -> Lanes {
+        let v = unsafeBitCast(x, to: SIMD4<Int32>.self)
+        let even = (v &<< 16) &>> 16, odd = v &>> 16
+        let low = unsafeBitCast(even &* k &+ bias, to: SIMD4<UInt32>.self) &>> 16
+        let high = unsafeBitCast(odd &* k &+ bias, to: SIMD4<UInt32>.self) & 0xFFFF_0000
+        return unsafeBitCast(low | high, to: Lanes.self)
     }
 
-    /// `(x · 85627) >> 16` (libwebp's `MUL1`, 20091/65536 + 1).
+    /// `(x · 85627) >> 16` (libwebp's `MUL1`, 20091/65536 + 1): `x + (x · 20091) >> 16`.
     @inline(__always)
-    private static func multiply1(_ x: Lanes) -> Lanes { multiplyHigh(x, 20091) &+ x }
+    private static func multiply1(_ x: Lanes) -> Lanes { highProduct(x, 20091, bias: 0) &+ x }
 
-    /// `(x · 35468) >> 16` (libwebp's `MUL2`).
+    /// `(x · 35468) >> 16` (libwebp's `MUL2`) = `x + ⌊x · (35468 − 65536) / 65536⌋`
+    /// = `x − ⌈x · 30068 / 65536⌉` = `x − (x · 30068 + 65535) >> 16`: the same value
+    /// as SSE2's `x + pmulhw(x, −30068)`, with a multiplier below 2^15.
     @inline(__always)
-    private static func multiply2(_ x: Lanes) -> Lanes { multiplyHigh(x, -30068) &+ x }
+    private static func multiply2(_ x: Lanes) -> Lanes { x &- highProduct(x, 30068, bias: 65535) }
 
     /// One 1-D pass over four rows (or, after a transpose, columns) of both blocks.
     @inline(__always)
@@ -77,6 +87,24 @@ extension WebP.LossyTransform {
         return (low64(u0, u1), high64(u0, u1), low64(u2, u3), high64(u2, u3))
     }
 
+    /// Eight bytes as eight 16-bit lanes (an interleave with zeros: `punpcklbw`).
+    @inline(__always)
+    private static func widen(_ bytes: UInt64) -> Lanes {
+        let b = unsafeBitCast(SIMD2<UInt64>(bytes, 0), to: SIMD16<UInt8>.self), z = SIMD16<UInt8>()
+        return unsafeBitCast(SIMD16<UInt8>(b[0], z[0], b[1], z[1], b[2], z[2], b[3], z[3],
+                                           b[4], z[4], b[5], z[5], b[6], z[6], b[7], z[7]), to: Lanes.self)
+    }
+
+    /// The low bytes of eight 16-bit lanes, each clamped to 0…255 first (`packuswb`).
+    @inline(__always)
+    private static func narrowClamping(_ x: Lanes) -> UInt64 {
+        var v = x & ~(x &>> 15)  // max(x, 0)
+        let d = Lanes(repeating: 255) &- v
+        v &+= d & (d &>> 15)  // min(v, 255)
+        let b = unsafeBitCast(v, to: SIMD16<UInt8>.self)
+        return unsafeBitCast(SIMD8<UInt8>(b[0], b[2], b[4], b[6], b[8], b[10], b[12], b[14]), to: UInt64.self)
+    }
+
     /// Adds a row of residue to eight (or, with `two` false, four) pixels at `p`,
     /// wrapping in 16 bits and saturating to 0…255 like SSE2's `paddw` + `packuswb`.
     @inline(__always)
@@ -84,10 +112,7 @@ extension WebP.LossyTransform {
         let raw = UnsafeMutableRawPointer(p)
         // The caller guarantees 8 (or 4) bytes at p; with `two` false the upper lanes are never stored.
         let bytes = two ? raw.loadUnaligned(as: UInt64.self) : UInt64(raw.loadUnaligned(as: UInt32.self))
-        var x = Lanes(truncatingIfNeeded: unsafeBitCast(bytes, to: SIMD8<UInt8>.self)) &+ residue
-        x &= ~(x &>> 15)  // negative → 0
-        x = (x | ((Lanes(repeating: 255) &- x) &>> 15)) & 255  // above 255 → 255
-        let packed = unsafeBitCast(SIMD8<UInt8>(truncatingIfNeeded: x), to: UInt64.self)
+        let packed = narrowClamping(widen(bytes) &+ residue)
         if two {
             raw.storeBytes(of: packed, as: UInt64.self)
         } else {
