@@ -120,10 +120,24 @@ extension LoopbackHTTPServer {
             return true
         }
 
+        /// `SIOCOUTQNSD` (linux/sockios.h): bytes in the send queue not yet sent.
+        private static let unsentBytesRequest: Int32 = 0x894B
+
         /// Closes with a TCP reset (RST) instead of a FIN.
         private func reset() -> Outcome {
-            // Give the client a moment to read what was sent before the RST discards it.
-            pause(.milliseconds(20))
+            // A linger-0 close discards whatever the kernel has not yet sent, so wait
+            // (up to 20 ms) until every byte has left the send queue: the reset must
+            // cut the transfer where the plan says, not earlier. Bytes already sent
+            // over loopback sit in the peer's receive queue, which a reset leaves
+            // readable. Waiting for acknowledgements instead would wait out the
+            // peer's delayed ACKs, and every cut would cost the benchmark's
+            // contenders more than the bytes it cuts.
+            let deadline = ContinuousClock.now + .milliseconds(20)
+            while ContinuousClock.now < deadline, !server.isStopping {
+                var unsent: Int32 = 0
+                guard ioctl(socket, UInt(Self.unsentBytesRequest), &unsent) == 0, unsent > 0 else { break }
+                usleep(200)
+            }
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
             setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
             return .close

@@ -70,9 +70,9 @@ struct BenchCommand: ParsableCommand {
                 if !streams {
                     last = Decoded(try decode(bytes, options: options))
                 } else if format == .webp {
-                    last = try streamWebP(bytes, options: options)
+                    last = try stream(WebP.FrameIterator.self, bytes, format: .webp, options: options)
                 } else {
-                    last = try stream(bytes, options: options)
+                    last = try stream(GIF.FrameIterator.self, bytes, format: .gif, options: options)
                 }
             } catch {
                 throw CommandFailure("\(file): \(error)")
@@ -119,12 +119,15 @@ struct BenchCommand: ParsableCommand {
         return try decoder.finish()
     }
 
-    /// Decodes and composes every frame of a GIF, dropping each one as soon as it is produced.
-    private func stream(_ bytes: [UInt8], options: DecodingOptions) throws(ImageDecodingError) -> Decoded {
+    /// Decodes and composes every frame of an animation (one for a still WebP), dropping
+    /// each one as soon as it is produced; every frame is the whole canvas, as in the
+    /// decoded Image.
+    private func stream<Frames: ImageFrameIterator>(_: Frames.Type, _ bytes: [UInt8], format: ImageFormat,
+                                                    options: DecodingOptions) throws(ImageDecodingError) -> Decoded {
         var frames = 0
-        var iterator: GIF.FrameIterator
+        var iterator: Frames
         if let chunkSize {
-            iterator = GIF.FrameIterator(options: options)
+            iterator = Frames(options: options)
             var offset = 0
             while offset < bytes.count {
                 let end = min(offset + chunkSize, bytes.count)
@@ -134,34 +137,10 @@ struct BenchCommand: ParsableCommand {
             }
             iterator.endOfInput()
         } else {
-            iterator = GIF.FrameIterator(bytes, options: options)
+            iterator = Frames(bytes, options: options)
         }
         while try iterator.next() != nil { frames += 1 }
-        // Every frame is the whole canvas, as in the decoded Image.
-        return Decoded(format: .gif, width: iterator.screen?.width ?? 0, height: iterator.screen?.height ?? 0,
-                       frames: frames)
-    }
-
-    /// Decodes and composes every frame of a WebP (one for a still image), dropping each one
-    /// as soon as it is produced.
-    private func streamWebP(_ bytes: [UInt8], options: DecodingOptions) throws(ImageDecodingError) -> Decoded {
-        var frames = 0
-        var iterator: WebP.FrameIterator
-        if let chunkSize {
-            iterator = WebP.FrameIterator(options: options)
-            var offset = 0
-            while offset < bytes.count {
-                let end = min(offset + chunkSize, bytes.count)
-                iterator.append(bytes[offset..<end])
-                offset = end
-                while try iterator.next() != nil { frames += 1 }
-            }
-            iterator.endOfInput()
-        } else {
-            iterator = WebP.FrameIterator(bytes, options: options)
-        }
-        while try iterator.next() != nil { frames += 1 }
-        return Decoded(format: .webp, width: iterator.canvasSize?.width ?? 0, height: iterator.canvasSize?.height ?? 0,
-                       frames: frames)
+        return Decoded(format: format, width: iterator.canvasSize?.width ?? 0,
+                       height: iterator.canvasSize?.height ?? 0, frames: frames)
     }
 }

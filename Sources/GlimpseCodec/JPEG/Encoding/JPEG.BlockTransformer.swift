@@ -42,26 +42,31 @@ extension JPEG {
             scratchRows = []
             var flat = rgbaRow
             rgbaRow = []
-            // RGBA8 rows are read in place unless transparent pixels must be flattened.
-            let direct = format == .rgba8 && (alpha == .ignore || Self.isOpaque(pixels, count: width))
-            if !direct {
-                flat.withUnsafeMutableBytes { out in
-                    Self.flatten(pixels, format: format, count: width, alpha: alpha,
-                                 into: out.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self))
+            // RGBA8 rows are converted in place; when they hold transparent pixels that must be
+            // flattened (the conversion reports the AND of the alpha samples), again from a flattened copy.
+            let colour = layout.components.count == 3
+            scratch.withUnsafeMutableBufferPointer { rows in
+                // Three rows of paddedWidth samples (one when grey).
+                let y = rows.baseAddress.unsafelyUnwrapped
+                let cb = colour ? y + paddedWidth : nil, cr = colour ? y + 2 &* paddedWidth : nil
+                var done = false
+                if format == .rgba8 {
+                    // `pixels` holds width × 4 bytes (checked by the row sink).
+                    let alphaAnd = ColorConverter.convert(rgba: pixels.baseAddress.unsafelyUnwrapped, count: width,
+                                                          y: y, cb: cb, cr: cr)
+                    done = alpha == .ignore || alphaAnd == 255
                 }
-            }
-            flat.withUnsafeBytes { flattened in
-                // `pixels` (direct) or `flat` holds width × 4 bytes.
-                let source = direct ? pixels.baseAddress.unsafelyUnwrapped : flattened.baseAddress.unsafelyUnwrapped
-                scratch.withUnsafeMutableBufferPointer { rows in
-                    // Three rows of paddedWidth samples (one when grey).
-                    let y = rows.baseAddress.unsafelyUnwrapped
-                    let colour = layout.components.count == 3
-                    ColorConverter.convert(rgba: source, count: width, y: y,
-                                           cb: colour ? y + paddedWidth : nil, cr: colour ? y + 2 &* paddedWidth : nil)
-                    for c in layout.components.indices {
-                        Self.replicateRight(y + c &* paddedWidth, from: width, to: paddedWidth)
+                if !done {
+                    flat.withUnsafeMutableBytes { out in
+                        // `rgbaRow` holds width × 4 (+ 64) bytes.
+                        let base = out.baseAddress.unsafelyUnwrapped
+                        Self.flatten(pixels, format: format, count: width, alpha: alpha,
+                                     into: base.assumingMemoryBound(to: UInt8.self))
+                        _ = ColorConverter.convert(rgba: UnsafeRawPointer(base), count: width, y: y, cb: cb, cr: cr)
                     }
+                }
+                for c in layout.components.indices {
+                    Self.replicateRight(y + c &* paddedWidth, from: width, to: paddedWidth)
                 }
             }
             rgbaRow = flat
@@ -82,17 +87,6 @@ extension JPEG {
                 }
             }
             scratchRows = scratch
-        }
-
-        /// Whether every alpha sample of the RGBA8 row is 255.
-        private static func isOpaque(_ pixels: UnsafeRawBufferPointer, count: Int) -> Bool {
-            var x = 0
-            var all: UInt8 = 0xFF
-            while x < count {
-                all &= pixels[x &* 4 &+ 3]
-                x &+= 1
-            }
-            return all == 0xFF
         }
 
         /// Pads, downsamples and transforms the MCU row whose first `rows`
@@ -205,8 +199,13 @@ extension JPEG {
                                     if imageBlockRow < component.heightInBlocks && bx < component.widthInBlocks {
                                         // The block's 8 × 8 samples lie inside the plane (bx < padded blocks, by < v).
                                         let source = plane + ((by &* 8) &* planeWidth &+ bx &* 8)
-                                        ForwardDCT.transformBlock(source, stride: planeWidth, divisors: divisors, into: natural)
-                                        ZigZag.reorder(natural, into: out)
+                                        if ForwardDCT.transformBlock(source, stride: planeWidth, divisors: divisors, into: natural) {
+                                            // Only the DC is non-zero: both orders agree.
+                                            out.initialize(repeating: 0, count: 64)
+                                            out[0] = natural[0]
+                                        } else {
+                                            ZigZag.reorder(natural, into: out)
+                                        }
                                     } else {
                                         // jccoefct.c dummy blocks: zero AC, DC of the block to the left
                                         // (right edge) or of the MCU's last block one row up (bottom).

@@ -162,6 +162,11 @@ extension JPEG {
         @inline(__always)
         private mutating func encodeSequentialAC(_ block: UnsafePointer<Int16>, table: Int) {
             let acTable = 2 &+ table
+            // Blocks of smooth areas have no AC at all: EOB alone, without building the mask.
+            if ZigZag.isACZero(block) {
+                sink.emit(0, table: acTable)
+                return
+            }
             // Bit 0 is the DC coefficient.
             var mask = ZigZag.nonZeroMask(block) & ~1
             var last = 0

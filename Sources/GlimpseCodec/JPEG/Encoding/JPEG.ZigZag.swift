@@ -33,6 +33,17 @@ extension JPEG {
             out.storeBytes(of: v7, toByteOffset: 112, as: Row.self)
         }
 
+        /// Whether the 63 values after the first of the 64 at `block` are all zero.
+        @inline(__always)
+        static func isACZero(_ block: UnsafePointer<Int16>) -> Bool {
+            // `block` holds 64 values: vector i is bytes 16i ..< 16i + 16.
+            let raw = UnsafeRawPointer(block)
+            var any = raw.loadUnaligned(as: Row.self) & Row(0, -1, -1, -1, -1, -1, -1, -1)
+            for i in 1..<8 { any |= raw.loadUnaligned(fromByteOffset: i &* 16, as: Row.self) }
+            let halves = unsafeBitCast(any, to: SIMD2<UInt64>.self)
+            return halves[0] | halves[1] == 0
+        }
+
         /// Bit k set for each non-zero value k of the 64 at `block`.
         @inline(__always)
         static func nonZeroMask(_ block: UnsafePointer<Int16>) -> UInt64 {

@@ -23,49 +23,34 @@ struct RowsTestDecoder: ImageDecoder {
         return registry
     }
 
-    private var bytes: [UInt8] = []
+    private var rows = RowsBuffer()
     private var failure: ImageDecodingError?
 
     init(options: DecodingOptions) {}
 
     mutating func append(_ chunk: UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodingStatus {
         if let failure { throw failure }
-        bytes.append(contentsOf: chunk)
-        if bytes.count >= 4, Array(bytes.prefix(4)) != Self.magic {
+        rows.append(chunk)
+        if rows.bytes.count >= 4, Array(rows.bytes.prefix(4)) != Self.magic {
             failure = .malformed(.other("magic"))
             throw .malformed(.other("magic"))
         }
-        if let info, bytes.count >= 6 + info.width * info.height * 4 { return .complete }
-        return .needMoreData
+        return rows.isComplete ? .complete : .needMoreData
     }
 
-    var info: ImageInfo? {
-        guard bytes.count >= 6 else { return nil }
-        return ImageInfo(format: .unknown, width: Int(bytes[4]), height: Int(bytes[5]))
-    }
+    var info: ImageInfo? { rows.info }
 
     /// Rows completed so far.
-    var completedRows: Int {
-        guard let info, info.width > 0 else { return 0 }
-        return min(info.height, (bytes.count - 6) / (info.width * 4))
-    }
+    var completedRows: Int { rows.completedRows }
 
-    func partialImage() -> Image? {
-        guard let info, completedRows > 0 else { return nil }
-        var pixels = Array(bytes[6..<(6 + completedRows * info.width * 4)])
-        pixels.append(contentsOf: repeatElement(0, count: (info.height - completedRows) * info.width * 4))
-        guard let buffer = PixelBuffer(width: info.width, height: info.height, bytes: pixels) else { return nil }
-        return Image(frames: [ImageFrame(pixels: buffer, isComplete: false)], format: .unknown)
-    }
+    func partialImage() -> Image? { rows.partialImage() }
 
     mutating func finish() throws(ImageDecodingError) -> Image {
         if let failure { throw failure }
-        guard let info, completedRows == info.height,
-              let buffer = PixelBuffer(width: info.width, height: info.height,
-                                       bytes: Array(bytes[6..<(6 + info.height * info.width * 4)])) else {
+        guard let image = rows.image() else {
             failure = .truncated
             throw .truncated
         }
-        return Image(pixels: buffer, format: .unknown)
+        return image
     }
 }

@@ -44,49 +44,30 @@ struct RecordingRowsDecoder: ImageDecoder {
         return comm.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private var bytes: [UInt8] = []
+    private var rows = RowsBuffer()
     private var magic: String?
 
     init(options: DecodingOptions) {}
 
     mutating func append(_ chunk: UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodingStatus {
-        bytes.append(contentsOf: chunk)
-        if magic == nil, bytes.count >= 4 {
-            let name = String(decoding: bytes.prefix(4), as: UTF8.self)
+        rows.append(chunk)
+        if magic == nil, rows.bytes.count >= 4 {
+            let name = String(decoding: rows.bytes.prefix(4), as: UTF8.self)
             magic = name
             Self.records.withLock { $0[name, default: Record()].started += 1 }
         }
         if let magic { Self.records.withLock { $0[magic, default: Record()].bytesFed += chunk.count } }
-        if let info, bytes.count >= 6 + info.width * info.height * 4 { return .complete }
-        return .needMoreData
+        return rows.isComplete ? .complete : .needMoreData
     }
 
-    var info: ImageInfo? {
-        guard bytes.count >= 6 else { return nil }
-        return ImageInfo(format: .unknown, width: Int(bytes[4]), height: Int(bytes[5]))
-    }
+    var info: ImageInfo? { rows.info }
 
-    private var completedRows: Int {
-        guard let info, info.width > 0 else { return 0 }
-        return min(info.height, (bytes.count - 6) / (info.width * 4))
-    }
-
-    func partialImage() -> Image? {
-        guard let info, completedRows > 0 else { return nil }
-        var pixels = Array(bytes[6..<(6 + completedRows * info.width * 4)])
-        pixels.append(contentsOf: repeatElement(0, count: (info.height - completedRows) * info.width * 4))
-        guard let buffer = PixelBuffer(width: info.width, height: info.height, bytes: pixels) else { return nil }
-        return Image(frames: [ImageFrame(pixels: buffer, isComplete: false)], format: .unknown)
-    }
+    func partialImage() -> Image? { rows.partialImage() }
 
     mutating func finish() throws(ImageDecodingError) -> Image {
-        guard let info, completedRows == info.height, let magic,
-              let buffer = PixelBuffer(width: info.width, height: info.height,
-                                       bytes: Array(bytes[6..<(6 + info.height * info.width * 4)])) else {
-            throw .truncated
-        }
+        guard let magic, let image = rows.image() else { throw .truncated }
         let thread = Self.currentThreadName()
         Self.records.withLock { $0[magic, default: Record()].finishThreads.append(thread) }
-        return Image(pixels: buffer, format: .unknown)
+        return image
     }
 }
