@@ -34,7 +34,7 @@ extension WebP {
         /// Bytes of scratch one plane needs for a row of `width` pixels: 16-bit vertical
         /// blends for the chroma columns with a padding entry on each side and room for
         /// the last vector store and read, then the upsampled row, 16 bits per pixel,
-        /// rounded up to whole vectors.
+        /// with a guard entry in front, rounded up to whole vectors.
         static func scratchBytes(width: Int) -> Int { blendBytes(width: width) &+ 2 &* (width &+ 32) }
 
         private static func blendBytes(width: Int) -> Int { 2 &* ((width &+ 1) >> 1 &+ 24) }
@@ -69,7 +69,8 @@ extension WebP {
                                farU: UnsafePointer<UInt8>, farV: UnsafePointer<UInt8>,
                                dst: UnsafeMutablePointer<UInt8>, width: Int,
                                scratchU: UnsafeMutableRawPointer, scratchV: UnsafeMutableRawPointer) {
-            let rowU = scratchU + blendBytes(width: width), rowV = scratchV + blendBytes(width: width)
+            // Each upsampled row starts one guard entry after the blends.
+            let rowU = scratchU + (blendBytes(width: width) &+ 2), rowV = scratchV + (blendBytes(width: width) &+ 2)
             upsample(near: nearU, far: farU, width: width, blends: scratchU, into: rowU)
             upsample(near: nearV, far: farV, width: width, blends: scratchV, into: rowV)
             convert(y: y, u: rowU, v: rowV, dst: dst, width: width)
@@ -78,8 +79,9 @@ extension WebP {
         /// One chroma plane of a row at full width, into `out`: the vertical blends of
         /// every column into `blends` (entry 1 + c for column c, the edge columns
         /// repeated into the entries on either side), then the horizontal mix of each
-        /// pixel's column and its neighbour, 16 pixels at a time. The last vector writes
-        /// up to 15 bytes past `width`, from blends past the row (the scratch has room).
+        /// pixel's column and its neighbour, 16 pixels at a time. The vectors write one
+        /// entry in front of the row and up to 15 past `width`, from blends past the row
+        /// (the scratch has room for both).
         private static func upsample(near: UnsafePointer<UInt8>, far: UnsafePointer<UInt8>, width: Int,
                                      blends: UnsafeMutableRawPointer, into out: UnsafeMutableRawPointer) {
             let count = (width &+ 1) >> 1
@@ -95,22 +97,22 @@ extension WebP {
             blends.storeBytes(of: blends.loadUnaligned(fromByteOffset: 2, as: UInt16.self), as: UInt16.self)
             blends.storeBytes(of: blends.loadUnaligned(fromByteOffset: 2 &* count, as: UInt16.self),
                               toByteOffset: 2 &* (count &+ 1), as: UInt16.self)
-            // Pixel 2k takes column k and k − 1, pixel 2k + 1 column k and k + 1: with the
-            // vector at column k's entry, the even pixels read the vector one entry left,
-            // the odd ones one entry right, and interleaving the two lays them out in order.
-            // Each value goes to the high byte of its 16-bit entry, as the conversion wants it:
-            // ((x >> 4) << 8) == (x << 4) & 0xff00, and x ≤ 16 · 255 + 8 keeps x << 4 within 16 bits.
+            // Pixel 2k + 1 mixes column k with column k + 1, and pixel 2k + 2 column k + 1 with
+            // column k: each pair of neighbouring columns gives the odd pixel between them and
+            // the even one after it, so two vectors of blends (columns k and k + 1) make
+            // 16 pixels, 2k + 1 … 2k + 16, interleaved. Starting at column −1 (the padding
+            // entry) writes pixel −1 into the guard entry in front of the row. Each value goes to
+            // the high byte of its 16-bit entry, as the conversion wants it: ((x >> 4) << 8) ==
+            // (x << 4) & 0xff00, and x ≤ 16 · 255 + 8 keeps x << 4 within 16 bits.
             var x = 0
-            while x < width {
-                // Entries up to x/2 + 9 ≤ count + 9 are inside the scratch; 2(x + 16) ≤ 2(width + 15)
-                // bytes fit `out`.
-                let column = UnsafeRawPointer(blends) + (x &+ 2)
-                let left = column.loadUnaligned(fromByteOffset: -2, as: Lanes.self)
-                let centre = column.loadUnaligned(as: Lanes.self)
-                let right = column.loadUnaligned(fromByteOffset: 2, as: Lanes.self)
-                let nearer = centre &* 3 &+ 8
-                let even = ((nearer &+ left) &<< 4) & 0xff00, odd = ((nearer &+ right) &<< 4) & 0xff00
-                out.storeBytes(of: interleave(even, odd), toByteOffset: 2 &* x, as: SIMD8<UInt32>.self)
+            while x <= width {
+                // Entries x/2 … x/2 + 8 ≤ count + 8 are inside the blends; pixels x − 1 … x + 14 ≤
+                // width + 14 inside `out` and its guard entry.
+                let column = UnsafeRawPointer(blends) + x
+                let first = column.loadUnaligned(as: Lanes.self), second = column.loadUnaligned(fromByteOffset: 2, as: Lanes.self)
+                let odd = ((first &* 3 &+ second &+ 8) &<< 4) & 0xff00
+                let even = ((second &* 3 &+ first &+ 8) &<< 4) & 0xff00
+                out.storeBytes(of: interleave(odd, even), toByteOffset: 2 &* x &- 2, as: SIMD8<UInt32>.self)
                 x &+= 16
             }
         }
