@@ -195,8 +195,7 @@ extension JPEG.Decoder {
                     _ = try options.limits.checkBytes(layout.coefficientCount, of: 2,
                                                       alreadyUsed: layout.outputWidth * layout.outputHeight * 4)
                 }
-                coefficients = PixelStorage.zeroedCoefficients(count: layout.coefficientCount,
-                                                                adviseHugePages: options.adviseHugePages)
+                coefficients = JPEG.CoefficientBuffer(count: layout.coefficientCount, adviseHugePages: options.adviseHugePages)
             } else {
                 if header.components.count == count {
                     layout = layout.withRingPlanes()
@@ -242,13 +241,13 @@ extension JPEG.Decoder {
         scan = ScanState(header: header, reader: JPEG.BitReader(position: position),
                          restartsLeft: restartInterval, searchPosition: position)
         lastGoodRow = 0
-        phase = coefficients.isEmpty ? .sequentialScan : .progressiveScan
+        phase = coefficients == nil ? .sequentialScan : .progressiveScan
     }
 
     mutating func endOfImage() throws(ImageDecodingError) {
         guard frame != nil else { throw .malformed(.jpeg(.missingFrame)) }
         guard scanCount > 0 else { throw .malformed(.jpeg(.missingScan)) }
-        if let layout, coefficients.isEmpty {
+        if let layout, coefficients == nil {
             // Components a sequential file never coded stay as they are; show every row.
             for c in 0..<planeRowsDone.count { planeRowsDone[c] = layout.components[c].planeHeight }
             renderReadyRows()

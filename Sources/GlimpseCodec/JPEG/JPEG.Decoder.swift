@@ -78,7 +78,8 @@ extension JPEG {
         /// coefficients 0…9 after the scans so far (-1: not seen), for block smoothing.
         var coefficientBits: [Int] = []
         var planes: [UInt8] = []
-        var coefficients: [Int16] = []
+        /// Progressive frames and sequential frames of several scans: every block's coefficients.
+        var coefficients: CoefficientBuffer?
         var output: [UInt8] = []
         var planeRowsDone: [Int] = []
         var rowsRendered = 0
@@ -217,7 +218,7 @@ extension JPEG {
         func renderImage(isComplete: Bool) -> Image? {
             guard frame != nil, let layout, scanCount > 0 else { return nil }
             var pixels: [UInt8]
-            if !coefficients.isEmpty {
+            if let coefficients {
                 let smoothing = JPEG.BlockSmoothing.applies(coefficientBits: coefficientBits, quant: componentQuant,
                                                             components: layout.components.count)
                 pixels = PixelStorage.uninitializedBytes(count: layout.outputWidth * layout.outputHeight * 4,
@@ -227,13 +228,14 @@ extension JPEG {
                 var ringPlanes = [UInt8](repeating: 0, count: ring.planeBytes)
                 let transform = self.transform
                 let quant16 = componentQuant.map { Int16(truncatingIfNeeded: $0) }
-                coefficients.withUnsafeBufferPointer { coefficients in
+                let c = UnsafePointer(coefficients.base)
+                withExtendedLifetime(coefficients) {
                     componentQuant.withUnsafeBufferPointer { quant in
                     quant16.withUnsafeBufferPointer { quant16 in
                         ringPlanes.withUnsafeMutableBufferPointer { planes in
                             pixels.withUnsafeMutableBufferPointer { out in
                                 // All four buffers were sized from `layout` when the first scan started.
-                                guard let c = coefficients.baseAddress, let q = quant.baseAddress, let q16 = quant16.baseAddress,
+                                guard let q = quant.baseAddress, let q16 = quant16.baseAddress,
                                       let p = planes.baseAddress, let o = out.baseAddress else { return }
                                 let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 128)
                                 let block = UnsafeMutablePointer<Int16>.allocate(capacity: 64)

@@ -34,20 +34,47 @@ enum PixelStorage {
         }
     }
 
-    /// `count` zeroed 16-bit values, with huge pages advised as for ``uninitializedBytes(count:adviseHugePages:)``:
-    /// a progressive JPEG's coefficient store (16 MB at 2560×1600 4:2:2) is as large as its
-    /// output, and glibc returns both to the kernel when they top the heap (`brk` trimming),
-    /// so each decode faults the store in afresh. The caller has checked `count` against
-    /// ``DecodingLimits``.
-    static func zeroedCoefficients(count: Int, adviseHugePages: Bool) -> [Int16] {
-        [Int16](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if adviseHugePages, count * 2 >= hugePageThreshold, let base = buffer.baseAddress {
-                // The same allocation seen as bytes: Int16 has no alignment stricter than bytes need.
-                adviseHugePagesInside(UnsafeMutableRawPointer(base).assumingMemoryBound(to: UInt8.self), count: count * 2)
+    /// `byteCount` zeroed bytes for a transient store that is as large as an image (a
+    /// progressive JPEG's coefficients), released with ``releaseZeroed(_:byteCount:)``.
+    /// The caller has checked `byteCount` against ``DecodingLimits``.
+    ///
+    /// From ``hugePageThreshold`` up the bytes are pages mapped for this store alone
+    /// (`mmap`): the kernel hands them out zeroed, so they are written once, by the
+    /// decoder, rather than cleared and then written; and they go back to the kernel as
+    /// soon as the store is released instead of joining malloc's heap. Taken from malloc,
+    /// the store doubled the heap's peak: glibc then trimmed store and output off the
+    /// heap top after every decode (its trim threshold is twice the largest block it has
+    /// mapped), and each decode faulted both in afresh; and a store above malloc's
+    /// mapping threshold was mapped fresh and cleared again on top. Smaller stores come
+    /// from the allocator and are cleared.
+    static func zeroed(byteCount: Int, adviseHugePages: Bool) -> (base: UnsafeMutableRawPointer, mapped: Bool) {
+        #if os(Linux)
+        if byteCount >= hugePageThreshold {
+            let mapping = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            if let mapping, mapping != MAP_FAILED {
+                if adviseHugePages {
+                    // Page-aligned and `byteCount` long: the advice stays inside the mapping.
+                    adviseHugePagesInside(mapping.assumingMemoryBound(to: UInt8.self), count: byteCount)
+                }
+                return (mapping, true)
             }
-            buffer.initialize(repeating: 0)
-            initialized = count
+            // Out of address space or mappings: the allocator below fails or succeeds as it would.
         }
+        #endif
+        let base = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 16)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+        return (base, false)
+    }
+
+    /// Releases a store from ``zeroed(byteCount:adviseHugePages:)``.
+    static func releaseZeroed(_ base: UnsafeMutableRawPointer, byteCount: Int, mapped: Bool) {
+        #if os(Linux)
+        if mapped {
+            _ = munmap(base, byteCount)
+            return
+        }
+        #endif
+        base.deallocate()
     }
 
     /// Advises huge pages for the whole 2 MiB pages inside `base..<base+count`: the advice

@@ -72,6 +72,24 @@ struct JPEGFixtureTests {
         }
     }
 
+    @Test("a copy of a decoder in the middle of a progressive file decodes on its own",
+          arguments: ["jpeg/cjpeg-progressive.jpg", "jpeg/cjpeg-progressive-restart.jpg"])
+    func copiedMidway(_ name: String) throws {
+        // The coefficient store is shared by copies until one writes: each must still
+        // behave as a value.
+        let bytes = try Fixtures.bytes(name)
+        let oneShot = try JPEG.Decoder.decode(bytes)
+        var first = JPEG.Decoder(options: DecodingOptions())
+        _ = try first.append(bytes[..<(bytes.count / 2)])
+        let before = first.partialImage()
+        var second = first
+        _ = try second.append(bytes[(bytes.count / 2)...])
+        #expect(try second.finish() == oneShot)
+        #expect(first.partialImage() == before)
+        _ = try first.append(bytes[(bytes.count / 2)...])
+        #expect(try first.finish() == oneShot)
+    }
+
     @Test("arithmetic coding is reported as unsupported")
     func arithmetic() throws {
         let bytes = try Fixtures.bytes("jpeg/jpegtran-arithmetic.jpg")

@@ -38,33 +38,38 @@ extension JPEG.Decoder {
             return true
         }
         let restartInterval = self.restartInterval
-        var coefficients = self.coefficients
-        self.coefficients = []
+        // Set with the layout at the first scan, for every frame whose scans come here.
+        guard var coefficients = self.coefficients else {
+            position = p
+            self.scan = nil
+            phase = .markers
+            return true
+        }
+        self.coefficients = nil
+        let coefficientBase = JPEG.CoefficientBuffer.uniqueForWriting(&coefficients)
         var step = JPEG.ScanStep.decoded
         let components = UnsafeMutablePointer<JPEG.ScanComponent>.allocate(capacity: 4)
         defer { components.deallocate() }
         input.withUnsafeBufferPointer { bytes in
-            coefficients.withUnsafeMutableBufferPointer { coefficientBuffer in
-                huffman.storage.withUnsafeBufferPointer { tables in
-                    componentQuant.withUnsafeBufferPointer { quant in
-                        // Sized from `layout` at the first scan; offsets come from the same layout.
-                        guard let coefficientBase = coefficientBuffer.baseAddress, let tableBase = tables.baseAddress,
-                              let quantBase = quant.baseAddress else { return }
-                        for (i, sc) in header.components.enumerated() {
-                            let c = layout.components[sc.index]
-                            components[i] = JPEG.ScanComponent(
-                                index: sc.index, h: c.h, v: c.v, blockSize: c.blockSize, blocksPerLine: c.blocksPerLine,
-                                scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride, ringRows: c.ringRows,
-                                plane: nil, coefficients: coefficientBase + c.coefficientOffset,
-                                quant: quantBase + sc.index * 64, quant16: nil,
-                                dcTable: tableBase + (sc.dcTable & 3) * JPEG.HuffmanTables.stride,
-                                acTable: tableBase + (4 + (sc.acTable & 3)) * JPEG.HuffmanTables.stride)
-                        }
-                        step = Self.decodeProgressive(&scan, bytes: bytes, components: components,
-                                                      count: header.components.count, layout: layout,
-                                                      restartInterval: restartInterval,
-                                                      sequential: !(frame?.progressive ?? true))
+            huffman.storage.withUnsafeBufferPointer { tables in
+                componentQuant.withUnsafeBufferPointer { quant in
+                    // Sized from `layout` at the first scan; offsets come from the same layout.
+                    guard let tableBase = tables.baseAddress,
+                          let quantBase = quant.baseAddress else { return }
+                    for (i, sc) in header.components.enumerated() {
+                        let c = layout.components[sc.index]
+                        components[i] = JPEG.ScanComponent(
+                            index: sc.index, h: c.h, v: c.v, blockSize: c.blockSize, blocksPerLine: c.blocksPerLine,
+                            scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride, ringRows: c.ringRows,
+                            plane: nil, coefficients: coefficientBase + c.coefficientOffset,
+                            quant: quantBase + sc.index * 64, quant16: nil,
+                            dcTable: tableBase + (sc.dcTable & 3) * JPEG.HuffmanTables.stride,
+                            acTable: tableBase + (4 + (sc.acTable & 3)) * JPEG.HuffmanTables.stride)
                     }
+                    step = Self.decodeProgressive(&scan, bytes: bytes, components: components,
+                                                  count: header.components.count, layout: layout,
+                                                  restartInterval: restartInterval,
+                                                  sequential: !(frame?.progressive ?? true))
                 }
             }
         }
@@ -85,78 +90,120 @@ extension JPEG.Decoder {
                                   components: UnsafeMutablePointer<JPEG.ScanComponent>, count: Int,
                                   layout: JPEG.Layout, restartInterval: Int, sequential: Bool) -> JPEG.ScanStep {
         let header = scan.header
-        let interleaved = count > 1
-        let columns = interleaved ? layout.mcusX : components[0].scanBlocksX
-        let rows = interleaved ? layout.mcusY : components[0].scanBlocksY
-        let natural = JPEG.naturalOrder
-        // Locals live in registers; the scan state is written back on every exit.
-        var reader = scan.reader, eobRun = scan.eobRun, predictors = scan.predictors
-        defer {
-            scan.reader = reader
-            scan.eobRun = eobRun
-            scan.predictors = predictors
-        }
-        return natural.withUnsafeBufferPointer { naturalBuffer -> JPEG.ScanStep in
+        // A local copy lives in registers; the scan state is written back on exit.
+        var reader = scan.reader
+        defer { scan.reader = reader }
+        return JPEG.naturalOrder.withUnsafeBufferPointer { naturalBuffer -> JPEG.ScanStep in
             // 80 entries: every index below is at most 63 + 16.
             let zigzag = naturalBuffer.baseAddress.unsafelyUnwrapped
-            let refinesDC = header.ss == 0 && header.ah != 0 && !sequential
-            let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
-            scratch.initialize(repeating: 0, count: 64)
-            defer { scratch.deallocate() }
-            for row in 0..<rows {
-                // libjpeg's iMCU row: a scan of one component has `v` block rows per iMCU row.
-                let iMCURow = interleaved ? row : row / components[0].v
-                for column in 0..<columns {
-                    // libjpeg notes the row before the MCU's restart processing (jdcoefct.c consume_data).
-                    if !scan.insufficient { scan.lastGoodRow = iMCURow }
-                    if restartInterval > 0 {
-                        if scan.restartsLeft == 0 {
-                            scan.reader = reader
-                            _ = restart(&scan, &reader, bytes: bytes, final: true)
-                            predictors = SIMD4()
-                            eobRun = 0
-                            scan.restartsLeft = restartInterval
-                        }
-                        scan.restartsLeft -= 1
+            let ok: Bool
+            if sequential {
+                let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
+                scratch.initialize(repeating: 0, count: 64)
+                defer { scratch.deallocate() }
+                var band = JPEG.SequentialBand(scratch: scratch, zigzag: zigzag)
+                ok = decodeBlocks(&band, &scan, &reader, bytes: bytes, components: components, count: count,
+                                  layout: layout, restartInterval: restartInterval)
+            } else if header.ss == 0 {
+                if header.ah == 0 {
+                    var band = JPEG.DCFirstBand(al: header.al)
+                    ok = decodeBlocks(&band, &scan, &reader, bytes: bytes, components: components, count: count,
+                                      layout: layout, restartInterval: restartInterval)
+                } else {
+                    var band = JPEG.DCRefineBand(al: header.al)
+                    ok = decodeBlocks(&band, &scan, &reader, bytes: bytes, components: components, count: count,
+                                      layout: layout, restartInterval: restartInterval)
+                }
+            } else if header.ah == 0 {
+                var band = JPEG.ACFirstBand(header: header, table: components[0].acTable, zigzag: zigzag)
+                ok = decodeBlocks(&band, &scan, &reader, bytes: bytes, components: components, count: count,
+                                  layout: layout, restartInterval: restartInterval)
+            } else {
+                var band = JPEG.ACRefineBand(header: header, table: components[0].acTable, zigzag: zigzag)
+                ok = decodeBlocks(&band, &scan, &reader, bytes: bytes, components: components, count: count,
+                                  layout: layout, restartInterval: restartInterval)
+            }
+            return ok ? .decoded : .coefficientOverflow
+        }
+    }
+
+    /// The MCU loop of a scan kept in the coefficient store, with libjpeg's
+    /// restart and out-of-data bookkeeping (jdcoefct.c `consume_data`, jdphuff.c).
+    /// Returns `false` when a DC predictor overflowed.
+    @inline(__always)
+    static func decodeBlocks<Band: JPEG.ProgressiveBand>(
+        _ band: inout Band, _ scan: inout ScanState, _ reader: inout JPEG.BitReader, bytes: UnsafeBufferPointer<UInt8>,
+        components: UnsafeMutablePointer<JPEG.ScanComponent>, count: Int, layout: JPEG.Layout, restartInterval: Int
+    ) -> Bool {
+        // Plain locals (registers) for what every MCU touches; `scan` is synchronised
+        // around the rare restart and out-of-data events.
+        var insufficient = scan.insufficient
+        var lastGoodRow = scan.lastGoodRow
+        // Without restarts the countdown never reaches zero.
+        var restartsLeft = restartInterval > 0 ? scan.restartsLeft : Int.max
+        defer {
+            scan.insufficient = insufficient
+            scan.lastGoodRow = lastGoodRow
+            if restartInterval > 0 { scan.restartsLeft = restartsLeft }
+        }
+        /// libjpeg's per-MCU steps around the blocks; `false`: skip the MCU's blocks.
+        @inline(__always)
+        func startMCU(_ iMCURow: Int) -> Bool {
+            // libjpeg notes the row before the MCU's restart processing (jdcoefct.c consume_data).
+            if !insufficient { lastGoodRow = iMCURow }
+            if restartsLeft == 0 {
+                scan.insufficient = insufficient
+                _ = restart(&scan, &reader, bytes: bytes, final: true)
+                insufficient = scan.insufficient
+                band.restart()
+                restartsLeft = restartInterval
+            }
+            restartsLeft &-= 1
+            // Out of data, the MCU is left as it is (a DC refinement reads its zero bits anyway).
+            return !insufficient || Band.decodesWhenInsufficient
+        }
+        @inline(__always)
+        func endMCU() {
+            if !insufficient && reader.count < reader.padded {
+                insufficient = true
+                markInsufficient(&scan, atEndOfFile: reader.paddedAtEOF)
+            }
+        }
+        if count == 1 {
+            // One component: its blocks in raster order, libjpeg's iMCU row every `v` block rows.
+            let c = components[0]
+            // `coefficients` is set for every component of a scan kept in the store.
+            let base = c.coefficients.unsafelyUnwrapped
+            for row in 0..<c.scanBlocksY {
+                let iMCURow = row / c.v
+                var block = base + row * c.blocksPerLine * 64
+                for _ in 0..<c.scanBlocksX {
+                    if startMCU(iMCURow) {
+                        guard band.decode(&reader, bytes, index: 0, c, block) else { return false }
+                        endMCU()
                     }
-                    // Out of data, the MCU is left as it is (a DC refinement reads its zero bits anyway).
-                    if scan.insufficient && !refinesDC { continue }
-                    for i in 0..<count {
-                        let c = components[i]
-                        let (h, v) = interleaved ? (c.h, c.v) : (1, 1)
-                        for by in 0..<v {
-                            for bx in 0..<h {
-                                let x = column * h + bx, y = row * v + by
-                                // `coefficients` is set for every component of a progressive scan.
-                                let block = c.coefficients.unsafelyUnwrapped + (y * c.blocksPerLine + x) * 64
-                                if sequential {
-                                    let decoded = decodeSequentialBand(reader, bytes, c, predictors[i], block, scratch, zigzag)
-                                    reader = decoded.reader
-                                    predictors[i] = decoded.predictor
-                                } else if header.ss == 0 {
-                                    if header.ah == 0 {
-                                        var predictor = predictors[i]
-                                        let ok = decodeDCFirst(&reader, bytes, c.dcTable, header.al, &predictor, block)
-                                        predictors[i] = predictor
-                                        if !ok { return .coefficientOverflow }
-                                    } else {
-                                        if reader.bit(bytes) != 0 {
-                                            block[0] |= Int16(truncatingIfNeeded: 1 << header.al)
-                                        }
-                                    }
-                                } else if header.ah == 0 {
-                                    decodeACFirst(&reader, bytes, c.acTable, header, &eobRun, block, zigzag)
-                                } else {
-                                    decodeACRefine(&reader, bytes, c.acTable, header, &eobRun, block, zigzag)
-                                }
-                            }
-                        }
-                    }
-                    if reader.count < reader.padded && !scan.insufficient { markInsufficient(&scan, reader) }
+                    block += 64
                 }
             }
-            return .decoded
+            return true
         }
+        for row in 0..<layout.mcusY {
+            for column in 0..<layout.mcusX {
+                guard startMCU(row) else { continue }
+                for i in 0..<count {
+                    let c = components[i]
+                    var block = c.coefficients.unsafelyUnwrapped + (row * c.v * c.blocksPerLine + column * c.h) * 64
+                    for _ in 0..<c.v {
+                        for bx in 0..<c.h {
+                            guard band.decode(&reader, bytes, index: i, c, block + bx * 64) else { return false }
+                        }
+                        block += c.blocksPerLine * 64
+                    }
+                }
+                endMCU()
+            }
+        }
+        return true
     }
 
     /// A block of a sequential scan stored with the coefficients (a sequential frame of

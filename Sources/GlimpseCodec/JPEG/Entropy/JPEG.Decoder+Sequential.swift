@@ -232,7 +232,7 @@ extension JPEG.Decoder {
             }
             // Zero bits past the end of the data were consumed: libjpeg finishes this MCU
             // with them and leaves the following ones zero (jdhuff.c `insufficient_data`).
-            if reader.count < reader.padded { markInsufficient(&scan, reader) }
+            if reader.count < reader.padded { markInsufficient(&scan, atEndOfFile: reader.paddedAtEOF) }
         }
         // In the row's list, where any chunking puts it (a row is decoded whole or not at all).
         if reader.badCode {
@@ -330,10 +330,13 @@ extension JPEG.Decoder {
 extension JPEG.Decoder {
     /// Records that the entropy decoder consumed zero bits past its data (once per
     /// run of starved MCUs, as libjpeg warns once).
-    static func markInsufficient(_ scan: inout ScanState, _ reader: JPEG.BitReader) {
+    /// Out of line, and given a flag rather than the reader: it runs at most once per run of
+    /// starved MCUs, and the block loops that call it keep their registers.
+    @inline(never)
+    static func markInsufficient(_ scan: inout ScanState, atEndOfFile: Bool) {
         scan.insufficient = true
         // Zeros past the end of a complete input are the premature end, reported once by `finish`.
-        if !reader.paddedAtEOF { scan.recoveries.append(.entropyDataEnded) }
+        if !atEndOfFile { scan.recoveries.append(.entropyDataEnded) }
     }
 
     /// libjpeg's `process_restart`: reads the restart marker (resynchronising if

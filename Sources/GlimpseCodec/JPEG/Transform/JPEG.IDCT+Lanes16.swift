@@ -104,14 +104,12 @@ extension JPEG.IDCT {
         // With every dequantised value within ±1024 no first-pass result leaves 16 bits (the
         // largest row sum of the pass's constants is 61214 / 2^11 ≈ 30 per unit), so wrapping
         // there equals libjpeg-turbo's saturation. Beyond that (only hostile data gets there)
-        // the exact path runs. One test: every lane of every row, biased, below 2^11.
+        // the exact path runs. One test per variant: every lane of its non-zero rows, biased,
+        // below 2^11 (zero rows pass anyway, so the lighter variants test fewer rows).
         let bias = Row16(repeating: 1024)
-        let spread = ((r0 &+ bias) | (r1 &+ bias) | (r2 &+ bias) | (r3 &+ bias)
-                      | (r4 &+ bias) | (r5 &+ bias) | (r6 &+ bias) | (r7 &+ bias)) & Row16(repeating: ~2047)
-        let outside = unsafeBitCast(spread, to: SIMD2<UInt64>.self)
-        if outside[0] | outside[1] != 0 {
-            exact8x8(block, r0, r1, r2, r3, r4, r5, r6, r7, out, stride)
-            return
+        @inline(__always) func outside(_ biased: Row16) -> Bool {
+            let bits = unsafeBitCast(biased & Row16(repeating: ~2047), to: SIMD2<UInt64>.self)
+            return bits[0] | bits[1] != 0
         }
         // Most blocks of a photo (nearly all chroma blocks) have no coefficient outside the
         // top-left 4x4 quadrant: then rows 4…7 are zero, and so are the first pass's columns
@@ -124,10 +122,19 @@ extension JPEG.IDCT {
             let rows23 = unsafeBitCast(r2 | r3, to: SIMD2<UInt64>.self)[0]
             let rows01 = unsafeBitCast(r0 | r1, to: SIMD2<UInt64>.self)[0]
             if rows23 | (rows01 &>> 32) == 0 {
-                corner8x8(r0, r1, out, stride)
+                if outside((r0 &+ bias) | (r1 &+ bias)) {
+                    exact8x8(block, r0, r1, r2, r3, r4, r5, r6, r7, out, stride)
+                } else {
+                    corner8x8(r0, r1, out, stride)
+                }
+            } else if outside((r0 &+ bias) | (r1 &+ bias) | (r2 &+ bias) | (r3 &+ bias)) {
+                exact8x8(block, r0, r1, r2, r3, r4, r5, r6, r7, out, stride)
             } else {
                 quadrant8x8(r0, r1, r2, r3, out, stride)
             }
+        } else if outside((r0 &+ bias) | (r1 &+ bias) | (r2 &+ bias) | (r3 &+ bias)
+                          | (r4 &+ bias) | (r5 &+ bias) | (r6 &+ bias) | (r7 &+ bias)) {
+            exact8x8(block, r0, r1, r2, r3, r4, r5, r6, r7, out, stride)
         } else {
             full8x8(r0, r1, r2, r3, r4, r5, r6, r7, out, stride)
         }
