@@ -13,67 +13,63 @@ extension JPEG.ForwardDCT {
     /// result leaves its range (the DC sum of pass 2 peaks at 64 · 128 · 4 =
     /// 32768 in magnitude, −32768 exactly), so these are the same integers as
     /// ``transform(_:)`` followed by ``quantize(_:divisors:into:)``.
+    /// Returns whether every AC coefficient is zero (then natural and zig-zag
+    /// order are the same), which smooth images make the common case.
     @inline(__always)
-    static func transformBlock(_ samples: UnsafePointer<UInt8>, stride: Int, divisors: UnsafePointer<UInt16>,
-                               into output: UnsafeMutablePointer<Int16>) {
+    static func transformBlock(_ samples: UnsafePointer<UInt8>, stride: Int, divisors: UnsafePointer<SIMD8<UInt16>>,
+                               into output: UnsafeMutablePointer<Row16>) -> Bool {
         // The two passes meet in `output` (64 values) rather than in registers: fused, LLVM
         // merged the widening, transposes and narrowing into byte gathers and emulated 32-bit
         // multiplies (`pmuludq`) instead of `pmaddwd` (measured: ~1000 instructions a block,
         // against ~560 for the two out-of-line passes).
         firstPass(samples, stride: stride, into: output)
-        secondPass(output, divisors: divisors)
-    }
-
-    /// Loads the 8 rows of a 64-value block.
-    @inline(__always)
-    private static func load(_ block: UnsafePointer<Int16>) -> Block16 {
-        // `block` holds 64 values: row i is bytes 16i ..< 16i + 16.
-        let b = UnsafeRawPointer(block)
-        @inline(__always) func row(_ i: Int) -> Row16 { b.loadUnaligned(fromByteOffset: i &* 16, as: Row16.self) }
-        return (row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
+        return secondPass(output, divisors: divisors)
     }
 
     /// Pass 1 on the rows of the 8 × 8 samples at `samples` (minus 128) into
     /// `block`, stored transposed (row j holds column j), ready for the column pass.
     @inline(never)
-    static func firstPass(_ samples: UnsafePointer<UInt8>, stride: Int, into block: UnsafeMutablePointer<Int16>) {
-        @inline(__always) func row(_ i: Int) -> Row16 {
-            // Eight samples of row i: the caller's plane holds 8 rows of `stride` ≥ 8 bytes here.
-            let b = UnsafeRawPointer(samples + i &* stride).loadUnaligned(as: SIMD8<UInt8>.self)
-            return Row16(Int16(b[0]), Int16(b[1]), Int16(b[2]), Int16(b[3]),
-                         Int16(b[4]), Int16(b[5]), Int16(b[6]), Int16(b[7])) &- 128
+    static func firstPass(_ samples: UnsafePointer<UInt8>, stride: Int, into block: UnsafeMutablePointer<Row16>) {
+        // Rows 2i and 2i + 1 side by side as 16-bit lanes (byte pairs): masking and shifting split
+        // them into their even and odd columns, already widened (`pand`, `psrlw`). Widening each
+        // row by itself, LLVM merged the widening into the transpose's first round and spent ~60
+        // instructions on loads and shuffles where this takes ~30.
+        @inline(__always) func rowPair(_ i: Int) -> (even: Row16, odd: Row16) {
+            // Rows 2i and 2i + 1 (< 8): the caller's plane holds 8 rows of `stride` ≥ 8 bytes here.
+            let a = UnsafeRawPointer(samples + (2 &* i) &* stride).loadUnaligned(as: SIMD4<UInt16>.self)
+            let b = UnsafeRawPointer(samples + (2 &* i &+ 1) &* stride).loadUnaligned(as: SIMD4<UInt16>.self)
+            let pairs = SIMD8<UInt16>(lowHalf: a, highHalf: b).littleEndianPairs
+            return (unsafeBitCast(pairs & 0x00FF, to: Row16.self) &- 128, unsafeBitCast(pairs &>> 8, to: Row16.self) &- 128)
         }
-        let p = pass(transpose((row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))), first: true)
+        let r01 = rowPair(0), r23 = rowPair(1), r45 = rowPair(2), r67 = rowPair(3)
+        let even = columns(r01.even, r23.even, r45.even, r67.even)
+        let odd = columns(r01.odd, r23.odd, r45.odd, r67.odd)
+        let p = pass((even.0, odd.0, even.1, odd.1, even.2, odd.2, even.3, odd.3), first: true)
         // Vector k holds coefficient k of every row: column k of the intermediate matrix.
-        let o = UnsafeMutableRawPointer(block)
-        o.storeBytes(of: p.0, toByteOffset: 0, as: Row16.self)
-        o.storeBytes(of: p.1, toByteOffset: 16, as: Row16.self)
-        o.storeBytes(of: p.2, toByteOffset: 32, as: Row16.self)
-        o.storeBytes(of: p.3, toByteOffset: 48, as: Row16.self)
-        o.storeBytes(of: p.4, toByteOffset: 64, as: Row16.self)
-        o.storeBytes(of: p.5, toByteOffset: 80, as: Row16.self)
-        o.storeBytes(of: p.6, toByteOffset: 96, as: Row16.self)
-        o.storeBytes(of: p.7, toByteOffset: 112, as: Row16.self)
+        block[0] = p.0; block[1] = p.1; block[2] = p.2; block[3] = p.3
+        block[4] = p.4; block[5] = p.5; block[6] = p.6; block[7] = p.7
     }
 
     /// Pass 2 on the columns (stored as rows by ``firstPass(_:)``), then
     /// quantisation; the coefficients go back into `block` in natural order.
+    /// Returns whether every AC coefficient is zero.
     @inline(never)
-    static func secondPass(_ block: UnsafeMutablePointer<Int16>, divisors: UnsafePointer<UInt16>) {
+    static func secondPass(_ block: UnsafeMutablePointer<Row16>, divisors: UnsafePointer<SIMD8<UInt16>>) -> Bool {
         // Vector i holds row i of the intermediate result again.
-        let r = pass(transpose(load(block)), first: false)
-        // Three 64-entry tables: reciprocals, corrections, scales (QuantizationTable.divisors16).
-        let d = UnsafeRawPointer(divisors), o = UnsafeMutableRawPointer(block)
-        @inline(__always) func quantize(_ v: Row16, _ i: Int) {
-            let offset = i &* 16
-            let q = quantize16(v, reciprocal: d.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt16>.self),
-                               correction: d.loadUnaligned(fromByteOffset: 128 &+ offset, as: SIMD8<UInt16>.self),
-                               scale: d.loadUnaligned(fromByteOffset: 256 &+ offset, as: SIMD8<UInt16>.self))
-            // Row i is bytes 16i ..< 16i + 16 of the 64-value block.
-            o.storeBytes(of: q, toByteOffset: offset, as: Row16.self)
+        let r = pass(transpose((block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7])), first: false)
+        // Three tables of eight vectors: reciprocals, corrections, scales (QuantizationTable.divisors16),
+        // 16-byte aligned like `block`, so that LLVM folds the loads into `pmulhuw`, `paddw`.
+        @inline(__always) func quantize(_ v: Row16, _ i: Int) -> Row16 {
+            let q = quantize16(v, reciprocal: divisors[i], correction: divisors[8 &+ i], scale: divisors[16 &+ i])
+            block[i] = q
+            return q
         }
-        quantize(r.0, 0); quantize(r.1, 1); quantize(r.2, 2); quantize(r.3, 3)
-        quantize(r.4, 4); quantize(r.5, 5); quantize(r.6, 6); quantize(r.7, 7)
+        // The OR of every coefficient but the DC (lane 0 of row 0).
+        var ac = quantize(r.0, 0) & Row16(0, -1, -1, -1, -1, -1, -1, -1)
+        ac |= quantize(r.1, 1); ac |= quantize(r.2, 2); ac |= quantize(r.3, 3)
+        ac |= quantize(r.4, 4); ac |= quantize(r.5, 5); ac |= quantize(r.6, 6); ac |= quantize(r.7, 7)
+        let halves = unsafeBitCast(ac, to: SIMD2<UInt64>.self)
+        return halves[0] | halves[1] == 0
     }
 
     /// The high 16 bits of the unsigned 32-bit products (`pmulhuw`).
@@ -96,21 +92,50 @@ extension JPEG.ForwardDCT {
         return (unsafeBitCast(q, to: Row16.self) ^ sign) &- sign
     }
 
-    @inline(always)
-    private static func widen(_ v: Row16) -> Wide {
-        Wide(Int32(v[0]), Int32(v[1]), Int32(v[2]), Int32(v[3]), Int32(v[4]), Int32(v[5]), Int32(v[6]), Int32(v[7]))
+    /// Two 32-bit halves (lanes 0..<4, 4..<8) of a row of products.
+    typealias Halves = (SIMD4<Int32>, SIMD4<Int32>)
+
+    /// Lanes 0..<4 (`punpcklwd`) or 4..<8 (`punpckhwd`) of `a` and `b` interleaved: a0 b0 a1 b1 ….
+    @inline(__always)
+    private static func interleave(_ a: Row16, _ b: Row16) -> (low: Row16, high: Row16) {
+        (Row16(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]), Row16(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7]))
     }
 
+    /// Per lane a · c0 + b · c1 in 32 bits, from `interleave(a, b)`: two `pmaddwd`.
+    @inline(__always)
+    private static func multiplyAdd(_ pairs: (low: Row16, high: Row16), _ c0: Int32, _ c1: Int32) -> Halves {
+        (pairProducts(pairs.low, Int16(c0), Int16(c1)), pairProducts(pairs.high, Int16(c0), Int16(c1)))
+    }
+
+    /// Lanes 2i · c0 + 2i+1 · c1 of `v`: `pmaddwd`, written as the widened
+    /// product whose even and odd lanes are added, which LLVM recognises.
+    /// Each result must stay a separate 4-lane vector up to its rounding
+    /// shift: joined into 8 lanes, or summed with other products before the
+    /// pairs are formed, LLVM regrouped the sums and fell back to one
+    /// `pmaddwd` per product plus shuffles (~50 instructions more per pass).
+    @inline(__always)
+    private static func pairProducts(_ v: Row16, _ c0: Int16, _ c1: Int16) -> SIMD4<Int32> {
+        let c = Row16(c0, c1, c0, c1, c0, c1, c0, c1)
+        let p = Wide(Int32(v[0]), Int32(v[1]), Int32(v[2]), Int32(v[3]), Int32(v[4]), Int32(v[5]), Int32(v[6]), Int32(v[7]))
+            &* Wide(Int32(c[0]), Int32(c[1]), Int32(c[2]), Int32(c[3]), Int32(c[4]), Int32(c[5]), Int32(c[6]), Int32(c[7]))
+        return SIMD4<Int32>(p[0], p[2], p[4], p[6]) &+ SIMD4<Int32>(p[1], p[3], p[5], p[7])
+    }
+
+    @inline(__always)
+    private static func add(_ a: Halves, _ b: Halves) -> Halves { (a.0 &+ b.0, a.1 &+ b.1) }
+
     /// `(v + 2^(n−1)) >> n` in 32 bits, saturated to 16 (as libjpeg-turbo packs).
-    @inline(always)
-    private static func descale(_ v: Wide, _ n: Int32) -> Row16 {
-        narrow16((v &+ Wide(repeating: 1 &<< (n &- 1))) &>> Wide(repeating: n))
+    @inline(__always)
+    private static func descale(_ v: Halves, _ n: Int32) -> Row16 {
+        let rounding = SIMD4<Int32>(repeating: 1 &<< (n &- 1))
+        return narrow16(Wide(lowHalf: (v.0 &+ rounding) &>> n, highHalf: (v.1 &+ rounding) &>> n))
     }
 
     /// One 8-point pass of jfdctint on eight lanes, arranged as libjpeg-turbo's
-    /// SIMD code arranges it: the even part's z1 and the odd part's z1, z2, z5
-    /// folded into the constants of paired products (the same integers, as
-    /// multiplication distributes exactly).
+    /// SIMD code arranges it: z1 of the even part and z1, z2, z5 of the odd
+    /// part folded into the constants of paired products (the same integers,
+    /// as multiplication distributes exactly and no sum of two products
+    /// leaves 32 bits).
     @inline(always)
     private static func pass(_ d: Block16, first: Bool) -> Block16 {
         let tmp0 = d.0 &+ d.7, tmp7 = d.0 &- d.7
@@ -128,27 +153,25 @@ extension JPEG.ForwardDCT {
             out4 = (tmp10 &- tmp11 &+ 2) &>> 2
         }
         let bits = first ? constBits &- pass1Bits : constBits &+ pass1Bits
-        // Every constant below is positive (negative products are subtracted): LLVM turns a
-        // 32-bit product of a sign-extended 16-bit value and a constant under 2^15 into
-        // `pmaddwd`, but a negative constant into emulated 32-bit multiplies (`pmuludq`).
-        let w12 = widen(tmp12), w13 = widen(tmp13)
-        let out2 = descale(w13 &* (fix0_541196100 &+ fix0_765366865) &+ w12 &* fix0_541196100, bits)
-        let out6 = descale(w13 &* fix0_541196100 &- w12 &* (fix1_847759065 &- fix0_541196100), bits)
-        let w4 = widen(tmp4), w5 = widen(tmp5), w6 = widen(tmp6), w7 = widen(tmp7)
-        let z3 = widen(tmp4 &+ tmp6), z4 = widen(tmp5 &+ tmp7)
-        // z3·(F_1_175 − F_1_961) + z4·F_1_175 and z3·F_1_175 + z4·(F_1_175 − F_0_390).
-        let z3p = z4 &* fix1_175875602 &- z3 &* (fix1_961570560 &- fix1_175875602)
-        let z4p = z3 &* fix1_175875602 &+ z4 &* (fix1_175875602 &- fix0_390180644)
+        // Even part: tmp13·(F_0_541 + F_0_765) + tmp12·F_0_541, tmp13·F_0_541 + tmp12·(F_0_541 − F_1_847).
+        let even = interleave(tmp13, tmp12)
+        let out2 = descale(multiplyAdd(even, fix0_541196100 &+ fix0_765366865, fix0_541196100), bits)
+        let out6 = descale(multiplyAdd(even, fix0_541196100, fix0_541196100 &- fix1_847759065), bits)
+        // Odd part: z3·(F_1_175 − F_1_961) + z4·F_1_175 and z3·F_1_175 + z4·(F_1_175 − F_0_390);
         // tmp4·(F_0_298 − F_0_899) − tmp7·F_0_899, −tmp4·F_0_899 + tmp7·(F_1_501 − F_0_899),
         // tmp5·(F_2_053 − F_2_562) − tmp6·F_2_562, −tmp5·F_2_562 + tmp6·(F_3_072 − F_2_562).
-        let t4 = w4 &* (fix0_899976223 &- fix0_298631336) &+ w7 &* fix0_899976223
-        let t7 = w7 &* (fix1_501321110 &- fix0_899976223) &- w4 &* fix0_899976223
-        let t5 = w5 &* (fix2_562915447 &- fix2_053119869) &+ w6 &* fix2_562915447
-        let t6 = w6 &* (fix3_072711026 &- fix2_562915447) &- w5 &* fix2_562915447
-        let out7 = descale(z3p &- t4, bits)
-        let out1 = descale(t7 &+ z4p, bits)
-        let out5 = descale(z4p &- t5, bits)
-        let out3 = descale(t6 &+ z3p, bits)
+        let z = interleave(tmp4 &+ tmp6, tmp5 &+ tmp7)
+        let z3 = multiplyAdd(z, fix1_175875602 &- fix1_961570560, fix1_175875602)
+        let z4 = multiplyAdd(z, fix1_175875602, fix1_175875602 &- fix0_390180644)
+        let p47 = interleave(tmp4, tmp7), p56 = interleave(tmp5, tmp6)
+        let t4 = multiplyAdd(p47, fix0_298631336 &- fix0_899976223, 0 &- fix0_899976223)
+        let t7 = multiplyAdd(p47, 0 &- fix0_899976223, fix1_501321110 &- fix0_899976223)
+        let t5 = multiplyAdd(p56, fix2_053119869 &- fix2_562915447, 0 &- fix2_562915447)
+        let t6 = multiplyAdd(p56, 0 &- fix2_562915447, fix3_072711026 &- fix2_562915447)
+        let out7 = descale(add(t4, z3), bits)
+        let out1 = descale(add(t7, z4), bits)
+        let out5 = descale(add(t5, z4), bits)
+        let out3 = descale(add(t6, z3), bits)
         return (out0, out1, out2, out3, out4, out5, out6, out7)
     }
 
@@ -161,6 +184,26 @@ extension JPEG.ForwardDCT {
         var r = Row16()
         for i in 0..<8 { r[i] = Int16(truncatingIfNeeded: min(max(v[i], -32768), 32767)) }
         return r
+    }
+
+    /// Four of the eight columns of an 8 × 8 matrix, as vectors with the rows
+    /// as lanes, from four vectors each holding those columns of two rows
+    /// (`p01` = row 0's four, then row 1's; `p23`, `p45`, `p67` likewise):
+    /// three rounds of interleaving, as in ``transpose(_:)``.
+    @inline(__always)
+    private static func columns(_ p01: Row16, _ p23: Row16, _ p45: Row16, _ p67: Row16) -> (Row16, Row16, Row16, Row16) {
+        typealias W = SIMD4<Int32>
+        @inline(__always) func lo16(_ a: Row16, _ b: Row16) -> W { unsafeBitCast(Row16(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]), to: W.self) }
+        @inline(__always) func hi16(_ a: Row16, _ b: Row16) -> W { unsafeBitCast(Row16(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7]), to: W.self) }
+        @inline(__always) func lo32(_ a: W, _ b: W) -> Row16 { unsafeBitCast(W(a[0], b[0], a[1], b[1]), to: Row16.self) }
+        @inline(__always) func hi32(_ a: W, _ b: W) -> Row16 { unsafeBitCast(W(a[2], b[2], a[3], b[3]), to: Row16.self) }
+        // Rows (0, 2), (1, 3), (4, 6), (5, 7) paired per column…
+        let a = lo16(p01, p23), b = hi16(p01, p23), c = lo16(p45, p67), d = hi16(p45, p67)
+        // …rows 0, 2, 4, 6 and 1, 3, 5, 7 of the first two columns (e, g) and the last two (f, h)…
+        let e = lo32(a, c), f = hi32(a, c), g = lo32(b, d), h = hi32(b, d)
+        // …interleaved into rows 0…7.
+        return (Row16(e[0], g[0], e[1], g[1], e[2], g[2], e[3], g[3]), Row16(e[4], g[4], e[5], g[5], e[6], g[6], e[7], g[7]),
+                Row16(f[0], h[0], f[1], h[1], f[2], h[2], f[3], h[3]), Row16(f[4], h[4], f[5], h[5], f[6], h[6], f[7], h[7]))
     }
 
     /// Transposes an 8 × 8 matrix of 16-bit values held as eight rows: three

@@ -73,19 +73,21 @@ extension JPEG {
                                          slot: 0, table: component.table))
             }
             store.coefficients.withUnsafeBufferPointer { all in
-                places.withUnsafeBufferPointer { places in
-                    // Every block addressed lies in the store: MCU rows (block rows) rows − storeOffset are
-                    // held, MCU columns < mcusPerRow ≤ padded blocks per row / h.
-                    let base = all.baseAddress.unsafelyUnwrapped
-                    for mcuRow in rows {
-                        let row = mcuRow &- storeOffset
-                        for mcuColumn in 0..<mcusPerRow {
-                            startMCU()
-                            for place in places {
-                                let block = base + (place.offset &+ row &* place.rowStep &+ mcuColumn &* place.columnStep)
-                                encodeBlock(block, slot: place.slot, table: place.table)
+                store.acZero.withUnsafeBufferPointer { flags in
+                    places.withUnsafeBufferPointer { places in
+                        // Every block addressed lies in the store: MCU rows (block rows) rows − storeOffset are
+                        // held, MCU columns < mcusPerRow ≤ padded blocks per row / h; its flag is at its index.
+                        let base = all.baseAddress.unsafelyUnwrapped, flags = flags.baseAddress.unsafelyUnwrapped
+                        for mcuRow in rows {
+                            let row = mcuRow &- storeOffset
+                            for mcuColumn in 0..<mcusPerRow {
+                                startMCU()
+                                for place in places {
+                                    let index = place.offset &+ row &* place.rowStep &+ mcuColumn &* place.columnStep
+                                    encodeBlock(base + index, acZero: flags[index &>> 6], slot: place.slot, table: place.table)
+                                }
+                                finishMCU()
                             }
-                            finishMCU()
                         }
                     }
                 }
@@ -127,11 +129,24 @@ extension JPEG {
         }
 
         @inline(__always)
-        private mutating func encodeBlock(_ block: UnsafePointer<Int16>, slot: Int, table: Int) {
+        private mutating func encodeBlock(_ block: UnsafePointer<Int16>, acZero: Bool, slot: Int, table: Int) {
             let sequential = scan.spectralStart == 0 && scan.spectralEnd == 63
             if sequential {
-                encodeDC(Int32(block[0]), slot: slot, table: table)
-                encodeSequentialAC(block, table: table)
+                // The bit buffer stays in a local for the block (in registers).
+                var pending = sink.beginBlock()
+                let value = Int32(block[0])
+                let diff = value &- lastDC[slot]
+                lastDC[slot] = value
+                let magnitude = diff < 0 ? 0 &- diff : diff
+                let size = Self.bitLength(magnitude)
+                sink.emit(size, table: table, bits: UInt32(bitPattern: diff < 0 ? diff &- 1 : diff), count: size, into: &pending)
+                if acZero {
+                    // Blocks of smooth areas have no AC at all: EOB alone.
+                    sink.emit(0, table: 2 &+ table, into: &pending)
+                } else {
+                    encodeSequentialAC(block, table: table, into: &pending)
+                }
+                sink.endBlock(pending)
             } else if scan.spectralStart == 0 {
                 if scan.approximationHigh == 0 {
                     encodeDC(Int32(block[0]) &>> Int32(scan.approximationLow), slot: slot, table: table)
@@ -160,7 +175,7 @@ extension JPEG {
         /// zero runs cost no branches; ZRL for runs over 15, EOB after the last
         /// non-zero.
         @inline(__always)
-        private mutating func encodeSequentialAC(_ block: UnsafePointer<Int16>, table: Int) {
+        private mutating func encodeSequentialAC(_ block: UnsafePointer<Int16>, table: Int, into pending: inout BitWriter.Pending) {
             let acTable = 2 &+ table
             // Bit 0 is the DC coefficient.
             var mask = ZigZag.nonZeroMask(block) & ~1
@@ -171,16 +186,16 @@ extension JPEG {
                 var run = k &- last &- 1
                 last = k
                 while run > 15 {
-                    sink.emit(0xF0, table: acTable)
+                    sink.emit(0xF0, table: acTable, into: &pending)
                     run &-= 16
                 }
                 // k < 64: the block holds 64 coefficients.
                 let value = Int32(block[k])
                 let sign = value &>> 31
                 let size = Self.bitLength((value ^ sign) &- sign)
-                sink.emit((run &<< 4) &+ size, table: acTable, bits: UInt32(bitPattern: value &+ sign), count: size)
+                sink.emit((run &<< 4) &+ size, table: acTable, bits: UInt32(bitPattern: value &+ sign), count: size, into: &pending)
             }
-            if last != 63 { sink.emit(0, table: acTable) }
+            if last != 63 { sink.emit(0, table: acTable, into: &pending) }
         }
 
         /// The band's coefficients (zig-zag indices `spectralStart…spectralEnd`

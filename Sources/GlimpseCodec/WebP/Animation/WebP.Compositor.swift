@@ -147,29 +147,52 @@ extension WebP {
         /// `count` pixels of `source` over `destination` (both straight RGBA8); opaque source
         /// pixels replace, fully transparent ones leave the destination.
         private static func blend(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int) {
-            for i in 0..<count {
+            // Four pixels a step while they are all opaque or all transparent (most of an
+            // animation's pixels): one test of their four alphas, a 16-byte copy or nothing.
+            let alphas: UInt64 = 0xff00_0000_ff00_0000
+            var i = 0
+            while i &+ 4 <= count {
                 let offset = i &* 4
-                let sourceAlpha = source.load(fromByteOffset: offset &+ 3, as: UInt8.self)
-                if sourceAlpha == 255 {
-                    (destination + offset).copyMemory(from: source + offset, byteCount: 4)
-                    continue
+                // Pixels i … i + 3 are inside both spans (the loop bound).
+                let first = source.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                let second = source.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self)
+                if first & second & alphas == alphas {
+                    destination.storeBytes(of: first, toByteOffset: offset, as: UInt64.self)
+                    destination.storeBytes(of: second, toByteOffset: offset &+ 8, as: UInt64.self)
+                } else if (first | second) & alphas != 0 {
+                    for k in i..<(i &+ 4) { blendPixel(source, into: destination, at: k &* 4) }
                 }
-                if sourceAlpha == 0 { continue }
-                let src = UInt32(sourceAlpha)
-                let dst = UInt32(destination.load(fromByteOffset: offset &+ 3, as: UInt8.self))
-                // libwebp's integer approximation of dst_a * (255 - src_a) / 255.
-                let dstFactor = (dst &* (256 &- src)) >> 8
-                let blendAlpha = src &+ dstFactor  // < 256
-                let scale = (1 << 24) / blendAlpha
-                for channel in 0..<3 {
-                    let s = UInt32(source.load(fromByteOffset: offset &+ channel, as: UInt8.self))
-                    let d = UInt32(destination.load(fromByteOffset: offset &+ channel, as: UInt8.self))
-                    // (s·src + d·dstFactor) ≤ 255·blendAlpha, so the product stays below 2^32.
-                    let value = ((s &* src &+ d &* dstFactor) &* scale) >> 24
-                    destination.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: offset &+ channel, as: UInt8.self)
-                }
-                destination.storeBytes(of: UInt8(truncatingIfNeeded: blendAlpha), toByteOffset: offset &+ 3, as: UInt8.self)
+                i &+= 4
             }
+            while i < count {
+                blendPixel(source, into: destination, at: i &* 4)
+                i &+= 1
+            }
+        }
+
+        /// The pixel at byte `offset` of `source` over the one of `destination`.
+        @inline(__always)
+        private static func blendPixel(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, at offset: Int) {
+            let sourceAlpha = source.load(fromByteOffset: offset &+ 3, as: UInt8.self)
+            if sourceAlpha == 255 {
+                (destination + offset).copyMemory(from: source + offset, byteCount: 4)
+                return
+            }
+            if sourceAlpha == 0 { return }
+            let src = UInt32(sourceAlpha)
+            let dst = UInt32(destination.load(fromByteOffset: offset &+ 3, as: UInt8.self))
+            // libwebp's integer approximation of dst_a * (255 - src_a) / 255.
+            let dstFactor = (dst &* (256 &- src)) >> 8
+            let blendAlpha = src &+ dstFactor  // < 256
+            let scale = (1 << 24) / blendAlpha
+            for channel in 0..<3 {
+                let s = UInt32(source.load(fromByteOffset: offset &+ channel, as: UInt8.self))
+                let d = UInt32(destination.load(fromByteOffset: offset &+ channel, as: UInt8.self))
+                // (s·src + d·dstFactor) ≤ 255·blendAlpha, so the product stays below 2^32.
+                let value = ((s &* src &+ d &* dstFactor) &* scale) >> 24
+                destination.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: offset &+ channel, as: UInt8.self)
+            }
+            destination.storeBytes(of: UInt8(truncatingIfNeeded: blendAlpha), toByteOffset: offset &+ 3, as: UInt8.self)
         }
     }
 }

@@ -138,13 +138,37 @@ extension WebP {
                 let expected = width * height
                 guard output.count == expected else { throw .outputSize(expected: expected, actual: output.count) }
                 guard let base = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-                try decodeRows(reader: LosslessBitReader(bytes), width: width, height: height,
-                               limits: limits, outputBytes: expected, storage: nil) { y, row, _ in
-                    // Subtract green leaves green, the alpha value, unchanged.
-                    let target = base + y * width
-                    for x in 0..<width {
-                        // Safe: y < height and x < width index inside output's width * height bytes.
-                        target[x] = UInt8(truncatingIfNeeded: row[x] >> 8)
+                var stream = LosslessStreamDecoder(reader: LosslessBitReader(bytes), limits: limits, reservedBytes: 0)
+                try stream.reserve(expected, of: 1)
+                try stream.reserve(LosslessRowPipeline.scratchBytes(width: width), of: 1)
+                var pipeline: LosslessRowPipeline?
+                var palette: AlphaPalette?
+                var rowsDone = 0
+                try stream.decodeMainImage(width: width, height: height, storage: nil) {
+                    (transforms, codedWidth) throws(LosslessDefect) in
+                    // What encoders write for alpha: colour indexing alone. Its palette's green
+                    // bytes map the coded indices straight to alpha, without ARGB rows.
+                    if transforms.count == 1, transforms[0].kind == .colorIndexing {
+                        palette = AlphaPalette(transforms[0])
+                    } else {
+                        pipeline = LosslessRowPipeline(transforms: transforms, codedWidth: codedWidth, width: width)
+                    }
+                } onRows: { coded, rows, _ in
+                    if let palette {
+                        for y in rowsDone..<rows {
+                            // Safe: y < height; coded row y and output row y are inside their images.
+                            palette.map(coded + y &* palette.codedWidth, into: base + y &* width, width: width)
+                        }
+                        rowsDone = rows
+                        return
+                    }
+                    pipeline?.process(upTo: rows, coded: coded) { y, row in
+                        // Subtract green leaves green, the alpha value, unchanged.
+                        let target = base + y * width
+                        for x in 0..<width {
+                            // Safe: y < height and x < width index inside output's width * height bytes.
+                            target[x] = UInt8(truncatingIfNeeded: row[x] >> 8)
+                        }
                     }
                 }
             } catch {

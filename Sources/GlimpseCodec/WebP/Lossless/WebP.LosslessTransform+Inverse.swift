@@ -210,14 +210,22 @@ extension WebP.LosslessTransform {
                 }
                 return
             }
-            let perPixelBits = 8 >> bits
+            let perPixelBits = UInt32(8 >> bits)
             let indexMask = UInt32((1 << perPixelBits) - 1)
-            let bundleMask = (1 << bits) - 1
-            for x in 0..<width {
-                let packed = source[x >> bits] >> 8
-                let shift = UInt32((x & bundleMask) * perPixelBits)
-                // Safe: the palette has 1 << perPixelBits entries, the index is masked to fit.
-                target[x] = palette[Int((packed >> shift) & indexMask)]
+            let perWord = 1 << bits
+            // One coded word at a time, its indices shifted out lowest first.
+            var x = 0, word = 0
+            while x < width {
+                // Safe: word < codedWidth = ceil(width / perWord) while x < width.
+                var packed = source[word] >> 8
+                let end = Swift.min(x &+ perWord, width)
+                while x < end {
+                    // Safe: the palette has 1 << perPixelBits entries, the index is masked to fit.
+                    target[x] = palette[Int(packed & indexMask)]
+                    packed >>= perPixelBits
+                    x &+= 1
+                }
+                word &+= 1
             }
         }
     }

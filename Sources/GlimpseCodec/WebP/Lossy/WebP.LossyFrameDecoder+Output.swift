@@ -101,7 +101,8 @@ extension WebP.LossyFrameDecoder {
                                            nearU: cacheU + nearOffset, nearV: cacheV + nearOffset,
                                            farU: cacheU + farOffset, farV: cacheV + farOffset,
                                            dst: output.row(row), width: width,
-                                           scratchU: chromaRow, scratchV: chromaRow + (width &+ 16))
+                                           scratchU: UnsafeMutableRawPointer(chromaRow),
+                                           scratchV: UnsafeMutableRawPointer(chromaRow + WebP.LossyUpsampler.scratchBytes(width: width)))
             nextOutputRow &+= 1
         }
     }

@@ -68,10 +68,16 @@ extension WebP.LossyFrameDecoder {
             WebP.LossyPrediction.predictBlock(y, size: 16, mode: modes.lumaMode(0), hasTop: mbY > 0, hasLeft: mbX > 0)
             var bits = nonZero.luma
             if bits != 0 {
-                for n in 0..<16 {
+                // Blocks in pairs along a row: two full transforms run as one vector transform.
+                for n in Swift.stride(from: 0, to: 16, by: 2) {
                     let dst = y + ((n >> 2) &* 4 &* s &+ (n & 3) &* 4)
-                    WebP.LossyTransform.apply(code: bits >> 30, coefficients + n &* 16, dst)
-                    bits <<= 2
+                    if bits >> 28 == 0xf {
+                        WebP.LossyTransform.vectorDCTPair(coefficients + n &* 16, dst)
+                    } else {
+                        WebP.LossyTransform.apply(code: bits >> 30, coefficients + n &* 16, dst)
+                        WebP.LossyTransform.apply(code: (bits >> 28) & 3, coefficients + (n &+ 1) &* 16, dst + 4)
+                    }
+                    bits <<= 4
                 }
             }
         }
@@ -101,13 +107,16 @@ extension WebP.LossyFrameDecoder {
                                          _ dst: UnsafeMutablePointer<UInt8>) {
         guard bits & 0xff != 0 else { return }
         let s = stride
+        if bits & 0xaa != 0 {
+            // Blocks 0 and 1 (and 2 and 3) lie side by side: one vector transform per pair.
+            WebP.LossyTransform.vectorDCTPair(coefficients, dst)
+            WebP.LossyTransform.vectorDCTPair(coefficients + 32, dst + 4 &* s)
+            return
+        }
         for block in 0..<4 {
             let input = coefficients + block &* 16
-            let target = dst + ((block >> 1) &* 4 &* s &+ (block & 1) &* 4)
-            if bits & 0xaa != 0 {
-                WebP.LossyTransform.inverseDCT(input, target)
-            } else if input[0] != 0 {
-                WebP.LossyTransform.inverseDCTDCOnly(input, target)
+            if input[0] != 0 {
+                WebP.LossyTransform.inverseDCTDCOnly(input, dst + ((block >> 1) &* 4 &* s &+ (block & 1) &* 4))
             }
         }
     }

@@ -110,8 +110,9 @@ extension WebP {
             subblockProbabilities = .allocate(capacity: modeTable.count)
             _ = UnsafeMutableBufferPointer(start: subblockProbabilities, count: modeTable.count).initialize(from: modeTable)
 
-            chromaRow = .allocate(capacity: 2 * (header.width + 16))
-            chromaRow.initialize(repeating: 0, count: 2 * (header.width + 16))
+            let chromaScratch = 2 * LossyUpsampler.scratchBytes(width: header.width)
+            chromaRow = .allocate(capacity: chromaScratch)
+            chromaRow.initialize(repeating: 0, count: chromaScratch)
             filterDelay = [0, 2, 8][picture.filterType]
             lumaMargin = filterDelay + 2
             chromaMargin = lumaMargin / 2
@@ -142,7 +143,7 @@ extension WebP {
             copy(other.coefficients, coefficients, 384 &+ 16)
             copy(other.rowModes, rowModes, columns)
             copy(other.rowFilters, rowFilters, columns)
-            copy(other.chromaRow, chromaRow, 2 &* (width &+ 16))
+            copy(other.chromaRow, chromaRow, 2 &* LossyUpsampler.scratchBytes(width: width))
             copy(other.cacheY, cacheY, lumaStride &* (lumaMargin &+ 16))
             copy(other.cacheU, cacheU, chromaStride &* (chromaMargin &+ 8))
             copy(other.cacheV, cacheV, chromaStride &* (chromaMargin &+ 8))

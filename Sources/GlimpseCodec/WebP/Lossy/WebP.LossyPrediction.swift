@@ -24,9 +24,32 @@ extension WebP {
             UInt8(truncatingIfNeeded: (Int(a) &+ Int(b) &+ 1) >> 1)
         }
 
+        /// Sets a `size`×`size` block (4, 8 or 16) to `value` in word stores
+        /// (a byte fill of a variable count is a `memset` call per row).
         @inline(__always)
         private static func fill(_ p: UnsafeMutablePointer<UInt8>, size: Int, value: UInt8) {
-            for y in 0..<size { (p + y &* stride).update(repeating: value, count: size) }
+            for y in 0..<size { fillRow(p + y &* stride, size: size, value: value) }
+        }
+
+        @inline(__always)
+        private static func fillRow(_ row: UnsafeMutablePointer<UInt8>, size: Int, value: UInt8) {
+            let word = UInt64(value) &* 0x0101_0101_0101_0101
+            // The block's `size` bytes at `row` are inside the work area.
+            let raw = UnsafeMutableRawPointer(row)
+            if size == 4 {
+                raw.storeBytes(of: UInt32(truncatingIfNeeded: word), as: UInt32.self)
+            } else {
+                raw.storeBytes(of: word, as: UInt64.self)
+                if size == 16 { raw.storeBytes(of: word, toByteOffset: 8, as: UInt64.self) }
+            }
+        }
+
+        /// The sum of the eight bytes at `p` (SWAR: pairs, then a multiply adds the four 16-bit sums).
+        @inline(__always)
+        private static func sum8(_ p: UnsafePointer<UInt8>) -> Int {
+            let x = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+            let pairs = (x & 0x00ff_00ff_00ff_00ff) &+ ((x &>> 8) & 0x00ff_00ff_00ff_00ff)
+            return Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) &>> 48)
         }
 
         /// TrueMotion: above + left − above-left, clamped (RFC 6386 §12.2 `TM_PRED`).
@@ -49,7 +72,7 @@ extension WebP {
         }
 
         static func horizontal(_ p: UnsafeMutablePointer<UInt8>, size: Int) {
-            for y in 0..<size { (p + y &* stride).update(repeating: p[y &* stride &- 1], count: size) }
+            for y in 0..<size { fillRow(p + y &* stride, size: size, value: p[y &* stride &- 1]) }
         }
 
         /// DC prediction of a 16×16 or 8×8 block, with the edge variants libwebp
@@ -57,7 +80,7 @@ extension WebP {
         static func dcPrediction(_ p: UnsafeMutablePointer<UInt8>, size: Int, hasTop: Bool, hasLeft: Bool) {
             let shift = size == 16 ? 4 : 3
             var sum = 0
-            if hasTop { for i in 0..<size { sum &+= Int(p[i &- stride]) } }
+            if hasTop { sum = size == 16 ? sum8(p - stride) &+ sum8(p - stride + 8) : sum8(p - stride) }
             if hasLeft { for i in 0..<size { sum &+= Int(p[i &* stride &- 1]) } }
             let value: Int
             switch (hasTop, hasLeft) {

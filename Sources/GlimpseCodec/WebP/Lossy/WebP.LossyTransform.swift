@@ -81,7 +81,7 @@ extension WebP {
         @inline(__always)
         static func apply(code: UInt32, _ input: UnsafePointer<Int16>, _ dst: UnsafeMutablePointer<UInt8>) {
             switch code {
-            case 3: inverseDCT(input, dst)
+            case 3: vectorDCT(input, dst)
             case 2: inverseDCTThreeCoefficients(input, dst)
             case 1: inverseDCTDCOnly(input, dst)
             default: break

@@ -4,12 +4,41 @@
 ///
 /// Each output row takes its chroma from the nearer chroma row (weight 3) and
 /// the farther one (weight 1); horizontally, each pixel mixes its two nearest
-/// chroma columns 3:1 through libwebp's two-step diagonal rounding. The first
-/// row, and the last when the height is even, have no farther row and use the
-/// nearer one twice. The conversion is BT.601 in 14-bit fixed point with
+/// chroma columns 3:1. libwebp rounds this in two steps (a diagonal mix
+/// `(3a + b + c + 3d + 8) >> 3` of the four samples, then the average with the
+/// nearest one), which equals `(9a + 3b + 3c + d + 8) >> 4` exactly (nested floor
+/// divisions by 8 and 2 are one by 16), so the mix is done as a vertical blend
+/// `v = 3 · near + far` per chroma column and `(3 · v[nearer] + v[farther] + 8) >> 4`
+/// per pixel. The first row, and the last when the height is even, have no
+/// farther row and use the nearer one twice; the first and last columns repeat
+/// their edge column. The conversion is BT.601 in 14-bit fixed point with
 /// libwebp's constants and its clip.
+///
+/// Both steps work in eight 16-bit lanes. The chroma of a row is upsampled per
+/// plane into 16-bit entries in pixel order (the even and odd pixels of 16 come out
+/// of separate lanes, so they are interleaved once), then the conversion takes
+/// eight consecutive pixels at a time and interleaves its RG and BA halves into
+/// RGBA words. Every vector is 128 bits wide: SSE2 (x86-64's baseline) has those
+/// lanes' multiplies, min/max and unpacks, and Swift inlines conversions between
+/// SIMD types of 128 bits or less (wider ones were out-of-line calls), which lets
+/// LLVM form the multiply-high (`pmulhuw`), the saturating subtraction
+/// (`psubusw`) and the interleaves (`punpck…`) libwebp writes with intrinsics
+/// (`dsp/yuv_sse2.c`). Two output interleaves in a row (even/odd pixels, then
+/// RG/BA) were compiled partly into scalar lane moves, hence the pixel-order
+/// chroma rows.
 extension WebP {
     enum LossyUpsampler {
+        private typealias Lanes = SIMD8<UInt16>
+        private typealias SignedLanes = SIMD8<Int16>
+
+        /// Bytes of scratch one plane needs for a row of `width` pixels: 16-bit vertical
+        /// blends for the chroma columns with a padding entry on each side and room for
+        /// the last vector store and read, then the upsampled row, 16 bits per pixel,
+        /// with a guard entry in front, rounded up to whole vectors.
+        static func scratchBytes(width: Int) -> Int { blendBytes(width: width) &+ 2 &* (width &+ 32) }
+
+        private static func blendBytes(width: Int) -> Int { 2 &* ((width &+ 1) >> 1 &+ 24) }
+
         @inline(__always)
         private static func mulHi(_ v: Int32, _ c: Int32) -> Int32 { (v &* c) &>> 8 }
 
@@ -32,109 +61,140 @@ extension WebP {
         /// Converts one output row of `width` pixels. `nearU`/`nearV` are the
         /// chroma row nearer to this luma row, `farU`/`farV` the other one
         /// (the same row at the image's top and bottom). The caller guarantees
-        /// `(width + 1) / 2` readable chroma samples, `width` luma samples,
-        /// `4 * width` writable bytes at `dst` and `width + 16` bytes in each
-        /// of `scratchU` and `scratchV`, which receive the upsampled chroma.
+        /// `(width + 1) / 2` chroma samples, rounded up to a multiple of 8, readable
+        /// in each chroma row, `width` luma samples, `4 * width` writable bytes at
+        /// `dst`, and ``scratchBytes(width:)`` bytes at each of `scratchU` and `scratchV`.
         static func convertRow(y: UnsafePointer<UInt8>,
                                nearU: UnsafePointer<UInt8>, nearV: UnsafePointer<UInt8>,
                                farU: UnsafePointer<UInt8>, farV: UnsafePointer<UInt8>,
                                dst: UnsafeMutablePointer<UInt8>, width: Int,
-                               scratchU: UnsafeMutablePointer<UInt8>, scratchV: UnsafeMutablePointer<UInt8>) {
-            upsample(near: nearU, far: farU, into: scratchU, width: width)
-            upsample(near: nearV, far: farV, into: scratchV, width: width)
+                               scratchU: UnsafeMutableRawPointer, scratchV: UnsafeMutableRawPointer) {
+            // Each upsampled row starts one guard entry after the blends.
+            let rowU = scratchU + (blendBytes(width: width) &+ 2), rowV = scratchV + (blendBytes(width: width) &+ 2)
+            upsample(near: nearU, far: farU, width: width, blends: scratchU, into: rowU)
+            upsample(near: nearV, far: farV, width: width, blends: scratchV, into: rowV)
+            convert(y: y, u: rowU, v: rowV, dst: dst, width: width)
+        }
+
+        /// One chroma plane of a row at full width, into `out`: the vertical blends of
+        /// every column into `blends` (entry 1 + c for column c, the edge columns
+        /// repeated into the entries on either side), then the horizontal mix of each
+        /// pixel's column and its neighbour, 16 pixels at a time. The vectors write one
+        /// entry in front of the row and up to 15 past `width`, from blends past the row
+        /// (the scratch has room for both).
+        private static func upsample(near: UnsafePointer<UInt8>, far: UnsafePointer<UInt8>, width: Int,
+                                     blends: UnsafeMutableRawPointer, into out: UnsafeMutableRawPointer) {
+            let count = (width &+ 1) >> 1
+            var i = 0
+            while i < count {
+                // Samples i … i + 7 lie inside the chroma row (its readable length is a multiple
+                // of 8), and entries up to count + 8 fit in the scratch (`blendBytes`).
+                let n = widen(UnsafeRawPointer(near + i).loadUnaligned(as: SIMD8<UInt8>.self))
+                let f = widen(UnsafeRawPointer(far + i).loadUnaligned(as: SIMD8<UInt8>.self))
+                blends.storeBytes(of: n &* 3 &+ f, toByteOffset: 2 &* (i &+ 1), as: Lanes.self)
+                i &+= 8
+            }
+            blends.storeBytes(of: blends.loadUnaligned(fromByteOffset: 2, as: UInt16.self), as: UInt16.self)
+            blends.storeBytes(of: blends.loadUnaligned(fromByteOffset: 2 &* count, as: UInt16.self),
+                              toByteOffset: 2 &* (count &+ 1), as: UInt16.self)
+            // Pixel 2k + 1 mixes column k with column k + 1, and pixel 2k + 2 column k + 1 with
+            // column k: each pair of neighbouring columns gives the odd pixel between them and
+            // the even one after it, so two vectors of blends (columns k and k + 1) make
+            // 16 pixels, 2k + 1 … 2k + 16, interleaved. Starting at column −1 (the padding
+            // entry) writes pixel −1 into the guard entry in front of the row. Each value goes to
+            // the high byte of its 16-bit entry, as the conversion wants it: ((x >> 4) << 8) ==
+            // (x << 4) & 0xff00, and x ≤ 16 · 255 + 8 keeps x << 4 within 16 bits.
             var x = 0
-            // 16 pixels at a time; the tail is converted one pixel at a time.
-            while x &+ 16 <= width {
-                convert16(y + x, scratchU + x, scratchV + x, dst + x &* 4)
+            while x <= width {
+                // Entries x/2 … x/2 + 8 ≤ count + 8 are inside the blends; pixels x − 1 … x + 14 ≤
+                // width + 14 inside `out` and its guard entry.
+                let column = UnsafeRawPointer(blends) + x
+                let first = column.loadUnaligned(as: Lanes.self), second = column.loadUnaligned(fromByteOffset: 2, as: Lanes.self)
+                let odd = ((first &* 3 &+ second &+ 8) &<< 4) & 0xff00
+                let even = ((second &* 3 &+ first &+ 8) &<< 4) & 0xff00
+                out.storeBytes(of: interleave(odd, even), toByteOffset: 2 &* x &- 2, as: SIMD8<UInt32>.self)
                 x &+= 16
+            }
+        }
+
+        /// Converts `width` pixels of full-resolution Y (bytes) and U and V (16-bit
+        /// entries, value in the high byte), eight at a time, the rest one by one.
+        private static func convert(y: UnsafePointer<UInt8>, u: UnsafeRawPointer, v: UnsafeRawPointer,
+                                    dst: UnsafeMutablePointer<UInt8>, width: Int) {
+            var x = 0
+            while x &+ 8 <= width {
+                // Eight bytes are readable at y + x, 16 at u and v + 2x, and 32 writable at dst + 4x
+                // (the loop bound).
+                let luma = widen(UnsafeRawPointer(y + x).loadUnaligned(as: SIMD8<UInt8>.self))
+                let (rg, ba) = rgba8(y: luma, u: u.loadUnaligned(fromByteOffset: 2 &* x, as: Lanes.self),
+                                     v: v.loadUnaligned(fromByteOffset: 2 &* x, as: Lanes.self))
+                UnsafeMutableRawPointer(dst + x &* 4).storeBytes(of: interleave(rg, ba), as: SIMD8<UInt32>.self)
+                x &+= 8
             }
             while x < width {
-                store(Int32(y[x]), Int32(scratchU[x]), Int32(scratchV[x]), dst + x &* 4)
+                store(Int32(y[x]), Int32(u.loadUnaligned(fromByteOffset: 2 &* x &+ 1, as: UInt8.self)),
+                      Int32(v.loadUnaligned(fromByteOffset: 2 &* x &+ 1, as: UInt8.self)), dst + x &* 4)
                 x &+= 1
             }
         }
 
-        /// One chroma plane of a row at full width: libwebp's diagonal
-        /// formulation, where both pixels of a pair share the 4-sample sum.
-        @inline(__always)
-        private static func upsample(near: UnsafePointer<UInt8>, far: UnsafePointer<UInt8>,
-                                     into out: UnsafeMutablePointer<UInt8>, width: Int) {
-            let lastPair = (width &- 1) >> 1
-            var n0 = Int32(near[0]), f0 = Int32(far[0])
-            out[0] = UInt8(truncatingIfNeeded: (3 &* n0 &+ f0 &+ 2) &>> 2)
-            var x = 1
-            // 16 pairs at a time in 16-bit lanes (every intermediate stays below 2^11).
-            while x &+ 15 <= lastPair {
-                // Samples x − 1 … x + 15 are readable (x + 15 ≤ lastPair), and outputs
-                // 2x − 1 … 2x + 30 ≤ 2·lastPair ≤ width − 1 are writable.
-                let nearLeft = Wide(truncatingIfNeeded: UnsafeRawPointer(near + (x &- 1)).loadUnaligned(as: SIMD16<UInt8>.self))
-                let nearRight = Wide(truncatingIfNeeded: UnsafeRawPointer(near + x).loadUnaligned(as: SIMD16<UInt8>.self))
-                let farLeft = Wide(truncatingIfNeeded: UnsafeRawPointer(far + (x &- 1)).loadUnaligned(as: SIMD16<UInt8>.self))
-                let farRight = Wide(truncatingIfNeeded: UnsafeRawPointer(far + x).loadUnaligned(as: SIMD16<UInt8>.self))
-                let sum = nearLeft &+ nearRight &+ farLeft &+ farRight &+ 8
-                let diagonal = (sum &+ ((nearRight &+ farLeft) &<< 1)) &>> 3
-                let anti = (sum &+ ((nearLeft &+ farRight) &<< 1)) &>> 3
-                let odd = (diagonal &+ nearLeft) &>> 1, even = (anti &+ nearRight) &>> 1
-                // Little-endian 16-bit lanes put `odd` at byte 2x − 1 + 2k and `even` right after it.
-                UnsafeMutableRawPointer(out + (2 &* x &- 1)).storeBytes(of: odd | (even &<< 8), as: Wide.self)
-                x &+= 16
-            }
-            if x > 1 {
-                n0 = Int32(near[x &- 1]); f0 = Int32(far[x &- 1])
-            }
-            while x <= lastPair {
-                let n1 = Int32(near[x]), f1 = Int32(far[x])
-                let sum = n0 &+ n1 &+ f0 &+ f1 &+ 8
-                let diagonal = (sum &+ 2 &* (n1 &+ f0)) &>> 3, anti = (sum &+ 2 &* (n0 &+ f1)) &>> 3
-                out[2 &* x &- 1] = UInt8(truncatingIfNeeded: (diagonal &+ n0) &>> 1)
-                out[2 &* x] = UInt8(truncatingIfNeeded: (anti &+ n1) &>> 1)
-                n0 = n1; f0 = f1
-                x &+= 1
-            }
-            if width & 1 == 0 {
-                out[width &- 1] = UInt8(truncatingIfNeeded: (3 &* n0 &+ f0 &+ 2) &>> 2)
-            }
+        // Lane-width conversions of our own, deliberately left to LLVM to inline: the
+        // standard library's `init(truncatingIfNeeded:)` specialisations are emitted once
+        // per module, and with the package's multi-threaded whole-module build (one LLVM
+        // module per file) they stay out-of-line calls from every other file. Each loop
+        // compiles to one unpack or pack, then inlines as such.
+        private static func widen(_ a: SIMD8<UInt8>) -> Lanes {
+            var r = Lanes()
+            for i in 0..<8 { r[i] = UInt16(truncatingIfNeeded: a[i]) }
+            return r
         }
 
-        /// Sixteen 16-bit lanes: SSE2 multiplies, shifts and compares them natively
-        /// (32-bit lane multiplies are emulated there, several instructions each).
-        private typealias Wide = SIMD16<UInt16>
-
-        /// libwebp's clip of a 14-bit fixed-point channel to 0…255, for a value held
-        /// modulo 2^16. Every channel value lies in −19660…34237, so after the logical
-        /// shift by 6 the in-range and too-large values are 0…534 and the negative ones
-        /// 716…1023: 640 separates them.
-        @inline(__always)
-        private static func clip8(_ v: Wide) -> Wide {
-            // The masks come from arithmetic shifts of small signed differences: SIMD
-            // comparisons with `replacing(with:where:)` were compiled lane by lane.
-            let q = unsafeBitCast(v &>> 6, to: SIMD16<Int16>.self)
-            let tooLarge = (255 &- q) &>> 15, negative = (639 &- q) &>> 15
-            return unsafeBitCast((q | tooLarge) & ~negative & 255, to: Wide.self)
+        private static func widen(_ a: Lanes) -> SIMD8<UInt32> {
+            var r = SIMD8<UInt32>()
+            for i in 0..<8 { r[i] = UInt32(truncatingIfNeeded: a[i]) }
+            return r
         }
 
-        /// 16 pixels of ``store(_:_:_:_:)`` at once, written as 64 bytes of RGBA.
-        ///
-        /// Each product `(x · c) >> 8` is split as `x · (c >> 8) + ((x · (c & 255)) >> 8)`,
-        /// exact because `x · c = 256 · x · (c >> 8) + x · (c & 255)`; both parts fit 16 bits.
-        /// The sums are taken modulo 2^16, as the clip expects. Checked
-        /// against the scalar formula for every (Y, U, V).
+        private static func narrow(_ a: SIMD8<UInt32>) -> Lanes {
+            var r = Lanes()
+            for i in 0..<8 { r[i] = UInt16(truncatingIfNeeded: a[i]) }
+            return r
+        }
+
+        /// `(a · c) >> 16` per lane: SSE2's `pmulhuw`, which LLVM forms from this
+        /// widened product.
         @inline(__always)
-        private static func convert16(_ y: UnsafePointer<UInt8>, _ u: UnsafePointer<UInt8>, _ v: UnsafePointer<UInt8>,
-                                      _ dst: UnsafeMutablePointer<UInt8>) {
-            // 16 bytes are readable at y, u and v, and 64 writable at dst (checked by the caller's loop bound).
-            let yy = Wide(truncatingIfNeeded: UnsafeRawPointer(y).loadUnaligned(as: SIMD16<UInt8>.self))
-            let uu = Wide(truncatingIfNeeded: UnsafeRawPointer(u).loadUnaligned(as: SIMD16<UInt8>.self))
-            let vv = Wide(truncatingIfNeeded: UnsafeRawPointer(v).loadUnaligned(as: SIMD16<UInt8>.self))
-            let luma = yy &* 74 &+ ((yy &* 133) &>> 8)                                   // y · 19077 >> 8
-            let r = clip8(luma &+ vv &* 102 &+ ((vv &* 37) &>> 8) &- 14234)              // v · 26149 >> 8
-            let g = clip8(luma &- (uu &* 25 &+ ((uu &* 19) &>> 8))                       // u · 6419 >> 8
-                          &- (vv &* 52 &+ (vv &>> 5)) &+ 8708)                           // v · 13320 >> 8
-            let b = clip8(luma &+ uu &* 129 &+ ((uu &* 26) &>> 8) &- 17685)              // u · 33050 >> 8
-            let rg = r | (g &<< 8), ba = b | 0xff00
-            let rgba = SIMD16<UInt32>(truncatingIfNeeded: rg) | (SIMD16<UInt32>(truncatingIfNeeded: ba) &<< 16)
-            // Little-endian lanes put R in the lowest byte, so memory reads R, G, B, A.
-            UnsafeMutableRawPointer(dst).storeBytes(of: rgba, as: SIMD16<UInt32>.self)
+        private static func mulHigh(_ a: Lanes, _ c: UInt32) -> Lanes {
+            narrow((widen(a) &* c) &>> 16)
+        }
+
+        /// libwebp's conversion of eight pixels, Y as bytes and U and V in the high
+        /// byte of each lane (so `mulHigh(x << 8, c)` is libwebp's `(x · c) >> 8`), as the
+        /// RG and BA halves of eight RGBA words. R and G stay within Int16 (−14234 … 30815,
+        /// −10953 … 27710) and are clipped after the arithmetic shift by 6; B reaches 34237,
+        /// so its offset is subtracted with unsigned saturation first.
+        @inline(__always)
+        private static func rgba8(y: Lanes, u: Lanes, v: Lanes) -> (rg: Lanes, ba: Lanes) {
+            // y · 19077 >> 8 split as y · 74 + (y · 133 >> 8) (19077 = 74 · 256 + 133; both parts
+            // fit 16 bits): a multiply-high of a value LLVM knows to be a shifted byte is
+            // rewritten into 32-bit products, which SSE2 lacks.
+            let luma = y &* 74 &+ ((y &* 133) &>> 8)
+            let r = unsafeBitCast(luma &+ mulHigh(v, 26149) &- 14234, to: SignedLanes.self) &>> 6
+            let g = unsafeBitCast(luma &+ 8708 &- mulHigh(u, 6419) &- mulHigh(v, 13320), to: SignedLanes.self) &>> 6
+            let b = unsafeBitCast((pointwiseMax(luma &+ mulHigh(u, 33050), Lanes(repeating: 17685)) &- 17685) &>> 6,
+                                  to: SignedLanes.self)
+            let low = SignedLanes.zero, high = SignedLanes(repeating: 255)
+            let r8 = unsafeBitCast(pointwiseMin(pointwiseMax(r, low), high), to: Lanes.self)
+            let g8 = unsafeBitCast(pointwiseMin(pointwiseMax(g, low), high), to: Lanes.self)
+            let b8 = unsafeBitCast(pointwiseMin(b, high), to: Lanes.self)
+            return (r8 | (g8 &<< 8), b8 | 0xff00)
+        }
+
+        /// RGBA words from the RG and BA halves: the 16-bit lanes of `rg` and `ba`
+        /// alternately (SSE2's `punpcklwd` and `punpckhwd`).
+        @inline(__always)
+        private static func interleave(_ rg: Lanes, _ ba: Lanes) -> SIMD8<UInt32> {
+            widen(rg) | (widen(ba) &<< 16)
         }
     }
 }

@@ -1,0 +1,153 @@
+/// The full 4×4 inverse DCT of ``WebP/LossyTransform`` on two horizontally
+/// adjacent blocks at once, in eight 16-bit lanes (block A in lanes 0–3, block
+/// B in 4–7), in the arithmetic of libwebp's SSE2 `Transform`, which is the one
+/// libwebp runs on x86-64: every sum wraps modulo 2^16 and the multipliers
+/// 20091/65536 + 1 and 35468/65536 are applied as `x + (x · k) >> 16` with
+/// k = 20091 and k = 35468 − 65536 = −30068, both within `Int16`.
+///
+/// For coefficients whose intermediates stay within `Int16` (every block of a
+/// real encoder's stream: |coefficient| ≤ 2048 keeps the largest sum, about
+/// 14.8 × 2048, in range) this equals the scalar ``WebP/LossyTransform/inverseDCT(_:_:)``
+/// exactly, which the tests check; beyond that both libwebp builds already
+/// disagree with each other (its C transform computes in `int`), and this one
+/// follows the SSE2 build.
+///
+/// Swift exposes no `pmulhw`; the products are taken in 32-bit halves (see
+/// `highProduct`). The kernels are small `@inline(__always)` functions using
+/// only bit casts, lane arithmetic and lane lists that compile to shuffles, so
+/// that they stay vector code inside the large decoder (checked with `objdump`).
+extension WebP.LossyTransform {
+    typealias Lanes = SIMD8<Int16>
+
+    /// `(x · k + bias) >> 16` in every lane, for 0 < k < 2^15 and 0 ≤ bias < 2^16.
+    /// The lanes are taken as four 32-bit words, the even (low) and odd (high)
+    /// halves multiplied in 32 bits, exact as |x · k| < 2^30, and the results put
+    /// back in place; written with bit casts and shifts only (no lane width
+    /// conversions, which the compiler calls out of line in this module), it
+    /// compiles to two `pmaddwd`s.
+    @inline(__always)
+    private static func highProduct(_ x: Lanes, _ k: Int32, bias: Int32) -> Lanes {
+        let v = unsafeBitCast(x, to: SIMD4<Int32>.self)
+        let even = (v &<< 16) &>> 16, odd = v &>> 16
+        let low = unsafeBitCast(even &* k &+ bias, to: SIMD4<UInt32>.self) &>> 16
+        let high = unsafeBitCast(odd &* k &+ bias, to: SIMD4<UInt32>.self) & 0xFFFF_0000
+        return unsafeBitCast(low | high, to: Lanes.self)
+    }
+
+    /// `(x · 85627) >> 16` (libwebp's `MUL1`, 20091/65536 + 1): `x + (x · 20091) >> 16`.
+    @inline(__always)
+    private static func multiply1(_ x: Lanes) -> Lanes { highProduct(x, 20091, bias: 0) &+ x }
+
+    /// `(x · 35468) >> 16` (libwebp's `MUL2`) = `x + ⌊x · (35468 − 65536) / 65536⌋`
+    /// = `x − ⌈x · 30068 / 65536⌉` = `x − (x · 30068 + 65535) >> 16`: the same value
+    /// as SSE2's `x + pmulhw(x, −30068)`, with a multiplier below 2^15.
+    @inline(__always)
+    private static func multiply2(_ x: Lanes) -> Lanes { x &- highProduct(x, 30068, bias: 65535) }
+
+    /// One 1-D pass over four rows (or, after a transpose, columns) of both blocks.
+    @inline(__always)
+    private static func pass(_ i0: Lanes, _ i1: Lanes, _ i2: Lanes, _ i3: Lanes) -> (Lanes, Lanes, Lanes, Lanes) {
+        let a = i0 &+ i2, b = i0 &- i2
+        let c = multiply2(i1) &- multiply1(i3), d = multiply1(i1) &+ multiply2(i3)
+        return (a &+ d, b &+ c, b &- c, a &- d)
+    }
+
+    // Interleaves of the low or high halves of two vectors in 16-, 32- and
+    // 64-bit units (SSE2's punpckl/punpckh, which these lane lists compile to).
+    @inline(__always)
+    private static func low16(_ a: Lanes, _ b: Lanes) -> Lanes { Lanes(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]) }
+    @inline(__always)
+    private static func high16(_ a: Lanes, _ b: Lanes) -> Lanes { Lanes(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7]) }
+    @inline(__always)
+    private static func low32(_ a: Lanes, _ b: Lanes) -> Lanes {
+        let x = unsafeBitCast(a, to: SIMD4<Int32>.self), y = unsafeBitCast(b, to: SIMD4<Int32>.self)
+        return unsafeBitCast(SIMD4<Int32>(x[0], y[0], x[1], y[1]), to: Lanes.self)
+    }
+    @inline(__always)
+    private static func high32(_ a: Lanes, _ b: Lanes) -> Lanes {
+        let x = unsafeBitCast(a, to: SIMD4<Int32>.self), y = unsafeBitCast(b, to: SIMD4<Int32>.self)
+        return unsafeBitCast(SIMD4<Int32>(x[2], y[2], x[3], y[3]), to: Lanes.self)
+    }
+    @inline(__always)
+    private static func low64(_ a: Lanes, _ b: Lanes) -> Lanes {
+        let x = unsafeBitCast(a, to: SIMD2<Int64>.self), y = unsafeBitCast(b, to: SIMD2<Int64>.self)
+        return unsafeBitCast(SIMD2<Int64>(x[0], y[0]), to: Lanes.self)
+    }
+    @inline(__always)
+    private static func high64(_ a: Lanes, _ b: Lanes) -> Lanes {
+        let x = unsafeBitCast(a, to: SIMD2<Int64>.self), y = unsafeBitCast(b, to: SIMD2<Int64>.self)
+        return unsafeBitCast(SIMD2<Int64>(x[1], y[1]), to: Lanes.self)
+    }
+
+    /// Transposes the two 4×4 blocks (rows r0…r3, A in the low half, B in the high half).
+    @inline(__always)
+    private static func transpose(_ r0: Lanes, _ r1: Lanes, _ r2: Lanes, _ r3: Lanes) -> (Lanes, Lanes, Lanes, Lanes) {
+        let t0 = low16(r0, r1), t1 = low16(r2, r3), t2 = high16(r0, r1), t3 = high16(r2, r3)
+        let u0 = low32(t0, t1), u1 = low32(t2, t3), u2 = high32(t0, t1), u3 = high32(t2, t3)
+        return (low64(u0, u1), high64(u0, u1), low64(u2, u3), high64(u2, u3))
+    }
+
+    /// Eight bytes as eight 16-bit lanes (an interleave with zeros: `punpcklbw`).
+    @inline(__always)
+    private static func widen(_ bytes: UInt64) -> Lanes {
+        let b = unsafeBitCast(SIMD2<UInt64>(bytes, 0), to: SIMD16<UInt8>.self), z = SIMD16<UInt8>()
+        return unsafeBitCast(SIMD16<UInt8>(b[0], z[0], b[1], z[1], b[2], z[2], b[3], z[3],
+                                           b[4], z[4], b[5], z[5], b[6], z[6], b[7], z[7]), to: Lanes.self)
+    }
+
+    /// The low bytes of eight 16-bit lanes, each clamped to 0…255 first (`packuswb`).
+    @inline(__always)
+    private static func narrowClamping(_ x: Lanes) -> UInt64 {
+        var v = x & ~(x &>> 15)  // max(x, 0)
+        let d = Lanes(repeating: 255) &- v
+        v &+= d & (d &>> 15)  // min(v, 255)
+        let b = unsafeBitCast(v, to: SIMD16<UInt8>.self)
+        return unsafeBitCast(SIMD8<UInt8>(b[0], b[2], b[4], b[6], b[8], b[10], b[12], b[14]), to: UInt64.self)
+    }
+
+    /// Adds a row of residue to eight (or, with `two` false, four) pixels at `p`,
+    /// wrapping in 16 bits and saturating to 0…255 like SSE2's `paddw` + `packuswb`.
+    @inline(__always)
+    private static func addRow(_ p: UnsafeMutablePointer<UInt8>, _ residue: Lanes, two: Bool) {
+        let raw = UnsafeMutableRawPointer(p)
+        // The caller guarantees 8 (or 4) bytes at p; with `two` false the upper lanes are never stored.
+        let bytes = two ? raw.loadUnaligned(as: UInt64.self) : UInt64(raw.loadUnaligned(as: UInt32.self))
+        let packed = narrowClamping(widen(bytes) &+ residue)
+        if two {
+            raw.storeBytes(of: packed, as: UInt64.self)
+        } else {
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: packed), as: UInt32.self)
+        }
+    }
+
+    @inline(__always)
+    private static func transform(_ input: UnsafePointer<Int16>, _ dst: UnsafeMutablePointer<UInt8>, two: Bool) {
+        let raw = UnsafeRawPointer(input)
+        @inline(__always) func row(_ k: Int) -> Lanes {
+            // Row k of block A (4 Int16 at offset 8k bytes) and, when `two`, of block B 32 bytes on.
+            let a = raw.loadUnaligned(fromByteOffset: k &* 8, as: UInt64.self)
+            let b = two ? raw.loadUnaligned(fromByteOffset: 32 &+ k &* 8, as: UInt64.self) : 0
+            return unsafeBitCast(SIMD2<UInt64>(a, b), to: Lanes.self)
+        }
+        let (v0, v1, v2, v3) = pass(row(0), row(1), row(2), row(3))
+        let (h0, h1, h2, h3) = transpose(v0, v1, v2, v3)
+        let (w0, w1, w2, w3) = pass(h0 &+ Lanes(repeating: 4), h1, h2, h3)
+        let (o0, o1, o2, o3) = transpose(w0 &>> 3, w1 &>> 3, w2 &>> 3, w3 &>> 3)
+        let s = WebP.LossyPrediction.stride
+        addRow(dst, o0, two: two)
+        addRow(dst + s, o1, two: two)
+        addRow(dst + 2 &* s, o2, two: two)
+        addRow(dst + 3 &* s, o3, two: two)
+    }
+
+    /// The full inverse DCT of one block (16 coefficients at `input`) added to `dst`.
+    static func vectorDCT(_ input: UnsafePointer<Int16>, _ dst: UnsafeMutablePointer<UInt8>) {
+        transform(input, dst, two: false)
+    }
+
+    /// The full inverse DCT of two blocks, 16 coefficients apart at `input`,
+    /// added to the 4×4 areas at `dst` and `dst + 4`.
+    static func vectorDCTPair(_ input: UnsafePointer<Int16>, _ dst: UnsafeMutablePointer<UInt8>) {
+        transform(input, dst, two: true)
+    }
+}
