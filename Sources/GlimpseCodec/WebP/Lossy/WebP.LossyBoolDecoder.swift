@@ -75,25 +75,57 @@ extension WebP {
             }
         }
 
+        /// The part of the state that every bit changes. A token loop holds it in a
+        /// local variable (``readBit(_:window:)``) so that it stays in registers, where
+        /// the reader itself lives in memory and would be stored to after every bit.
+        struct Window {
+            var value: UInt64
+            var range: UInt32
+            var bits: Int
+        }
+
+        var window: Window {
+            @inline(__always) get { Window(value: value, range: range, bits: bits) }
+            @inline(__always) set {
+                value = newValue.value
+                range = newValue.range
+                bits = newValue.bits
+            }
+        }
+
         /// One bool whose probability of being 0 is `probability / 256` (RFC 6386 §7.3).
         @inline(__always)
         mutating func readBit(_ probability: Int) -> Bool {
-            if bits < 0 { refill() }
-            var r = range
+            var w = window
+            let bit = readBit(probability, window: &w)
+            window = w
+            return bit
+        }
+
+        /// ``readBit(_:)`` on a window taken from this reader (and given back to it
+        /// once the caller is done): the reader is touched only to refill.
+        @inline(__always)
+        mutating func readBit(_ probability: Int, window w: inout Window) -> Bool {
+            if w.bits < 0 {
+                window = w
+                refill()
+                w = window
+            }
+            var r = w.range
             let split = (r &* UInt32(truncatingIfNeeded: probability)) &>> 8
-            let window = UInt32(truncatingIfNeeded: value &>> UInt64(truncatingIfNeeded: bits))
-            let bit = window > split
+            let value = UInt32(truncatingIfNeeded: w.value &>> UInt64(truncatingIfNeeded: w.bits))
+            let bit = value > split
             if bit {
                 r &-= split
-                value &-= UInt64(split &+ 1) &<< UInt64(truncatingIfNeeded: bits)
+                w.value &-= UInt64(split &+ 1) &<< UInt64(truncatingIfNeeded: w.bits)
             } else {
                 r = split &+ 1
             }
             // r is in 1...255 here, so the shift brings it back to 128...255.
             let shift = r.leadingZeroBitCount &- 24
             r &<<= UInt32(truncatingIfNeeded: shift)
-            bits &-= shift
-            range = r &- 1
+            w.bits &-= shift
+            w.range = r &- 1
             return bit
         }
 
@@ -101,15 +133,19 @@ extension WebP {
         /// in libwebp's branch-free form, whose range bookkeeping differs from
         /// ``readBit(_:)`` at 128 and must be kept as is to stay bit-exact.
         @inline(__always)
-        mutating func readSigned(_ magnitude: Int32) -> Int32 {
-            if bits < 0 { refill() }
-            let split = range &>> 1
-            let window = UInt32(truncatingIfNeeded: value &>> UInt64(truncatingIfNeeded: bits))
-            let mask = Int32(bitPattern: split &- window) &>> 31  // -1 when the bit is 1
+        mutating func readSigned(_ magnitude: Int32, window w: inout Window) -> Int32 {
+            if w.bits < 0 {
+                window = w
+                refill()
+                w = window
+            }
+            let split = w.range &>> 1
+            let value = UInt32(truncatingIfNeeded: w.value &>> UInt64(truncatingIfNeeded: w.bits))
+            let mask = Int32(bitPattern: split &- value) &>> 31  // -1 when the bit is 1
             let umask = UInt32(bitPattern: mask)
-            value &-= UInt64((split &+ 1) & umask) &<< UInt64(truncatingIfNeeded: bits)
-            bits &-= 1
-            range = (range &+ umask) | 1
+            w.value &-= UInt64((split &+ 1) & umask) &<< UInt64(truncatingIfNeeded: w.bits)
+            w.bits &-= 1
+            w.range = (w.range &+ umask) | 1
             return (magnitude ^ mask) &- mask
         }
 

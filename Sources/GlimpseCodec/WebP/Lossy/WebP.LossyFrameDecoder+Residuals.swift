@@ -94,26 +94,29 @@ extension WebP.LossyFrameDecoder {
     @inline(__always)
     func readCoefficients(_ reader: inout WebP.LossyBoolDecoder, type: Int, context: Int,
                           dc: Int32, ac: Int32, first: Int, into out: UnsafeMutablePointer<Int16>) -> Int {
+        // The bit window in locals for the whole block, given back on every exit.
+        var w = reader.window
+        defer { reader.window = w }
         let offsets = bandOffsets + type &* 17
         var n = first
         var p = probabilities + (offsets[n] &+ context &* 11)
         while n < 16 {
-            if !reader.readBit(Int(p[0])) { return n }
-            while !reader.readBit(Int(p[1])) {
+            if !reader.readBit(Int(p[0]), window: &w) { return n }
+            while !reader.readBit(Int(p[1]), window: &w) {
                 n &+= 1
                 if n == 16 { return 16 }
                 p = probabilities + offsets[n]
             }
             let next = probabilities + offsets[n &+ 1]
             let magnitude: Int32
-            if !reader.readBit(Int(p[2])) {
+            if !reader.readBit(Int(p[2]), window: &w) {
                 magnitude = 1
                 p = next + 11
             } else {
-                magnitude = Self.readLargeValue(&reader, p)
+                (magnitude, w) = Self.readLargeValue(&reader, w, p)
                 p = next + 22
             }
-            let value = reader.readSigned(magnitude) &* (n > 0 ? ac : dc)
+            let value = reader.readSigned(magnitude, window: &w) &* (n > 0 ? ac : dc)
             // libwebp stores the product in an int16_t; out-of-range values of
             // hostile streams wrap the same way.
             out[WebP.LossyTables.zigzag[n]] = Int16(truncatingIfNeeded: value)
@@ -123,24 +126,30 @@ extension WebP.LossyFrameDecoder {
     }
 
     /// The magnitude of a token above ONE (RFC 6386 §13.2, DCT_CAT1…6 extra bits).
-    private static func readLargeValue(_ reader: inout WebP.LossyBoolDecoder, _ p: UnsafePointer<UInt8>) -> Int32 {
-        if !reader.readBit(Int(p[3])) {
-            if !reader.readBit(Int(p[4])) { return 2 }
-            return 3 &+ (reader.readBit(Int(p[5])) ? 1 : 0)
+    /// Out of line; the window goes in and out by value so that the caller's stays in registers.
+    private static func readLargeValue(_ reader: inout WebP.LossyBoolDecoder, _ window: WebP.LossyBoolDecoder.Window,
+                                       _ p: UnsafePointer<UInt8>) -> (Int32, WebP.LossyBoolDecoder.Window) {
+        var w = window
+        @inline(__always) func bit(_ probability: UInt8) -> Int32 {
+            reader.readBit(Int(probability), window: &w) ? 1 : 0
         }
-        if !reader.readBit(Int(p[6])) {
-            if !reader.readBit(Int(p[7])) { return 5 &+ (reader.readBit(159) ? 1 : 0) }
-            var v: Int32 = 7 &+ 2 &* (reader.readBit(165) ? 1 : 0)
-            v &+= reader.readBit(145) ? 1 : 0
-            return v
+        if bit(p[3]) == 0 {
+            if bit(p[4]) == 0 { return (2, w) }
+            return (3 &+ bit(p[5]), w)
         }
-        let bit1 = reader.readBit(Int(p[8])) ? 1 : 0
-        let bit0 = reader.readBit(Int(p[9 &+ bit1])) ? 1 : 0
+        if bit(p[6]) == 0 {
+            if bit(p[7]) == 0 { return (5 &+ bit(159), w) }
+            var v: Int32 = 7 &+ 2 &* bit(165)
+            v &+= bit(145)
+            return (v, w)
+        }
+        let bit1 = Int(bit(p[8]))
+        let bit0 = Int(bit(p[9 &+ bit1]))
         let category = 2 &* bit1 &+ bit0
         var v: Int32 = 0
         for probability in WebP.LossyTables.categoryProbabilities[category] where probability != 0 {
-            v = v &+ v &+ (reader.readBit(Int(probability)) ? 1 : 0)
+            v = v &+ v &+ bit(probability)
         }
-        return v &+ 3 &+ (Int32(8) << category)
+        return (v &+ 3 &+ (Int32(8) << category), w)
     }
 }
