@@ -27,7 +27,14 @@ extension JPEG {
         /// Appends the low `length` bits of `bits` (length < 32).
         @inline(__always)
         mutating func write(_ bits: UInt32, _ length: Int) {
-            let value = UInt64(bits & ((1 &<< UInt32(truncatingIfNeeded: length)) &- 1))
+            write(exactly: UInt64(bits & ((1 &<< UInt32(truncatingIfNeeded: length)) &- 1)), length)
+        }
+
+        /// Appends `value`, which must be below 2^`length` (length < 64), as
+        /// `length` bits: Huffman codes and masked extra bits, which need no
+        /// masking again.
+        @inline(__always)
+        mutating func write(exactly value: UInt64, _ length: Int) {
             free &-= length
             if free < 0 {
                 // The high `length + free` bits of `value` complete the word; the others stay.

@@ -16,8 +16,6 @@ extension JPEG {
         private let divisors: [[UInt16]]
         /// One RGBA8 row (flattened or narrowed input).
         private var rgbaRow: [UInt8]
-        /// One converted row per component, `paddedWidth` samples each.
-        private var scratchRows: [UInt8]
         private let alpha: EncodingOptions.AlphaHandling
 
         init(layout: EncodingLayout, tables: [QuantizationTable], alpha: EncodingOptions.AlphaHandling) {
@@ -31,62 +29,85 @@ extension JPEG {
                 $0.isSubsampled ? [UInt8](repeating: 0, count: layout.paddedWidth &* layout.mcuHeight) : []
             }
             rgbaRow = [UInt8](repeating: 0, count: layout.width &* 4 &+ 64)
-            scratchRows = [UInt8](repeating: 0, count: layout.paddedWidth &* layout.components.count)
         }
 
         /// Converts pixel row `row` (0 ..< mcuHeight) of the current MCU row.
         /// `pixels` holds `width` RGBA8 or RGBA16 pixels.
         mutating func convertRow(_ row: Int, pixels: UnsafeRawBufferPointer, format: PixelFormat) {
             let width = layout.width, paddedWidth = layout.paddedWidth
-            var scratch = scratchRows
-            scratchRows = []
             var flat = rgbaRow
             rgbaRow = []
-            // RGBA8 rows are converted in place; when they hold transparent pixels that must be
-            // flattened (the conversion reports the AND of the alpha samples), again from a flattened copy.
+            // Each component's samples go straight into row `row` of its plane: the sample plane of
+            // a full-size component, the conversion plane of a subsampled one (both paddedWidth wide,
+            // at least mcuHeight rows). The planes are taken out of `self` so that three can be
+            // written at once.
             let colour = layout.components.count == 3
-            scratch.withUnsafeMutableBufferPointer { rows in
-                // Three rows of paddedWidth samples (one when grey).
-                let y = rows.baseAddress.unsafelyUnwrapped
-                let cb = colour ? y + paddedWidth : nil, cr = colour ? y + 2 &* paddedWidth : nil
-                var done = false
-                if format == .rgba8 {
-                    // `pixels` holds width × 4 bytes (checked by the row sink).
-                    let alphaAnd = ColorConverter.convert(rgba: pixels.baseAddress.unsafelyUnwrapped, count: width,
-                                                          y: y, cb: cb, cr: cr)
-                    done = alpha == .ignore || alphaAnd == 255
-                }
-                if !done {
-                    flat.withUnsafeMutableBytes { out in
-                        // `rgbaRow` holds width × 4 (+ 64) bytes.
-                        let base = out.baseAddress.unsafelyUnwrapped
-                        Self.flatten(pixels, format: format, count: width, alpha: alpha,
-                                     into: base.assumingMemoryBound(to: UInt8.self))
-                        _ = ColorConverter.convert(rgba: UnsafeRawPointer(base), count: width, y: y, cb: cb, cr: cr)
+            var plane0 = takePlane(0), plane1: [UInt8] = [], plane2: [UInt8] = []
+            if colour {
+                plane1 = takePlane(1)
+                plane2 = takePlane(2)
+            }
+            plane0.withUnsafeMutableBufferPointer { p0 in
+                plane1.withUnsafeMutableBufferPointer { p1 in
+                    plane2.withUnsafeMutableBufferPointer { p2 in
+                        let offset = row &* paddedWidth
+                        let y = p0.baseAddress.unsafelyUnwrapped + offset
+                        let cb = colour ? p1.baseAddress.unsafelyUnwrapped + offset : nil
+                        let cr = colour ? p2.baseAddress.unsafelyUnwrapped + offset : nil
+                        // RGBA8 rows are converted in place; when they hold transparent pixels that must be
+                        // flattened (the conversion reports the AND of the alpha samples), again from a
+                        // flattened copy.
+                        var done = false
+                        if format == .rgba8 {
+                            // `pixels` holds width × 4 bytes (checked by the row sink).
+                            let alphaAnd = ColorConverter.convert(rgba: pixels.baseAddress.unsafelyUnwrapped, count: width,
+                                                                  y: y, cb: cb, cr: cr)
+                            done = alpha == .ignore || alphaAnd == 255
+                        }
+                        if !done {
+                            flat.withUnsafeMutableBytes { out in
+                                // `rgbaRow` holds width × 4 (+ 64) bytes.
+                                let base = out.baseAddress.unsafelyUnwrapped
+                                Self.flatten(pixels, format: format, count: width, alpha: alpha,
+                                             into: base.assumingMemoryBound(to: UInt8.self))
+                                _ = ColorConverter.convert(rgba: UnsafeRawPointer(base), count: width, y: y, cb: cb, cr: cr)
+                            }
+                        }
+                        Self.replicateRight(y, from: width, to: paddedWidth)
+                        if let cb, let cr {
+                            Self.replicateRight(cb, from: width, to: paddedWidth)
+                            Self.replicateRight(cr, from: width, to: paddedWidth)
+                        }
                     }
                 }
-                for c in layout.components.indices {
-                    Self.replicateRight(y + c &* paddedWidth, from: width, to: paddedWidth)
-                }
+            }
+            putPlane(0, plane0)
+            if colour {
+                putPlane(1, plane1)
+                putPlane(2, plane2)
             }
             rgbaRow = flat
-            for c in layout.components.indices {
-                let component = layout.components[c]
-                scratch.withUnsafeBufferPointer { rows in
-                    let source = rows.baseAddress.unsafelyUnwrapped + c &* paddedWidth
-                    if component.isSubsampled {
-                        conversionPlanes[c].withUnsafeMutableBufferPointer { plane in
-                            (plane.baseAddress.unsafelyUnwrapped + row &* paddedWidth).update(from: source, count: paddedWidth)
-                        }
-                    } else {
-                        // A full-size component's plane is exactly paddedWidth wide.
-                        samplePlanes[c].withUnsafeMutableBufferPointer { plane in
-                            (plane.baseAddress.unsafelyUnwrapped + row &* paddedWidth).update(from: source, count: paddedWidth)
-                        }
-                    }
-                }
+        }
+
+        /// Component c's full-resolution plane (its sample plane, or its
+        /// conversion plane when subsampled), moved out of `self`.
+        private mutating func takePlane(_ c: Int) -> [UInt8] {
+            if layout.components[c].isSubsampled {
+                let plane = conversionPlanes[c]
+                conversionPlanes[c] = []
+                return plane
             }
-            scratchRows = scratch
+            let plane = samplePlanes[c]
+            samplePlanes[c] = []
+            return plane
+        }
+
+        private mutating func putPlane(_ c: Int, _ plane: [UInt8]) {
+            if layout.components[c].isSubsampled {
+                conversionPlanes[c] = plane
+            } else {
+                samplePlanes[c] = plane
+            }
         }
 
         /// Pads, downsamples and transforms the MCU row whose first `rows`
@@ -180,41 +201,55 @@ extension JPEG {
             let planeWidth = component.paddedBlocksPerRow &* 8
             let blocksPerRow = component.paddedBlocksPerRow
             samplePlanes[c].withUnsafeBufferPointer { plane in
-                divisors[component.table].withUnsafeBufferPointer { divisors in
+                // The divisors and the block in between the passes, in 16-byte aligned vectors.
+                withUnsafeTemporaryAllocation(of: SIMD8<UInt16>.self, capacity: 24) { table in
+                    divisors[component.table].withUnsafeBytes { raw in
+                        // 192 entries: three tables of 64 (QuantizationTable.divisors16).
+                        for i in 0..<24 { table[i] = raw.loadUnaligned(fromByteOffset: i &* 16, as: SIMD8<UInt16>.self) }
+                    }
                     let offset = store.offsets[c]
                     store.coefficients.withUnsafeMutableBufferPointer { blocks in
-                        withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { scratch in
-                            let plane = plane.baseAddress.unsafelyUnwrapped
-                            let divisors = divisors.baseAddress.unsafelyUnwrapped
-                            // Component c's blocks start at its offset; the block rows addressed below are
-                            // those of the store row, within the rows the store holds.
-                            let blocks = blocks.baseAddress.unsafelyUnwrapped + offset
-                            // 64 coefficients in natural order, before the zig-zag reordering.
-                            let natural = scratch.baseAddress.unsafelyUnwrapped
-                            for by in 0..<v {
-                                let imageBlockRow = mcuRow &* v &+ by
-                                let rowBlocks = blocks + ((storeRow &* v &+ by) &* blocksPerRow) &* 64
-                                for bx in 0..<blocksPerRow {
-                                    let out = rowBlocks + bx &* 64
-                                    if imageBlockRow < component.heightInBlocks && bx < component.widthInBlocks {
-                                        // The block's 8 × 8 samples lie inside the plane (bx < padded blocks, by < v).
-                                        let source = plane + ((by &* 8) &* planeWidth &+ bx &* 8)
-                                        if ForwardDCT.transformBlock(source, stride: planeWidth, divisors: divisors, into: natural) {
-                                            // Only the DC is non-zero: both orders agree.
+                        store.acZero.withUnsafeMutableBufferPointer { flags in
+                            withUnsafeTemporaryAllocation(of: SIMD8<Int16>.self, capacity: 8) { scratch in
+                                let plane = plane.baseAddress.unsafelyUnwrapped
+                                let divisors = UnsafePointer(table.baseAddress.unsafelyUnwrapped)
+                                // Component c's blocks start at its offset; the block rows addressed below are
+                                // those of the store row, within the rows the store holds.
+                                let blocks = blocks.baseAddress.unsafelyUnwrapped + offset
+                                // One flag per block of `blocks`, from the same origin.
+                                let flags = flags.baseAddress.unsafelyUnwrapped + offset / 64
+                                // 64 coefficients in natural order, before the zig-zag reordering.
+                                let natural = scratch.baseAddress.unsafelyUnwrapped
+                                for by in 0..<v {
+                                    let imageBlockRow = mcuRow &* v &+ by
+                                    let rowBlocks = blocks + ((storeRow &* v &+ by) &* blocksPerRow) &* 64
+                                    for bx in 0..<blocksPerRow {
+                                        let out = rowBlocks + bx &* 64
+                                        let flag = flags + ((storeRow &* v &+ by) &* blocksPerRow &+ bx)
+                                        if imageBlockRow < component.heightInBlocks && bx < component.widthInBlocks {
+                                            // The block's 8 × 8 samples lie inside the plane (bx < padded blocks, by < v).
+                                            let source = plane + ((by &* 8) &* planeWidth &+ bx &* 8)
+                                            let acZero = ForwardDCT.transformBlock(source, stride: planeWidth, divisors: divisors,
+                                                                                   into: natural)
+                                            flag.pointee = acZero
+                                            if acZero {
+                                                // Only the DC is non-zero: both orders agree.
+                                                out.initialize(repeating: 0, count: 64)
+                                                out[0] = UnsafeRawPointer(natural).load(as: Int16.self)
+                                            } else {
+                                                ZigZag.reorder(UnsafeRawPointer(natural), into: out)
+                                            }
+                                        } else {
+                                            // jccoefct.c dummy blocks: zero AC, DC of the block to the left
+                                            // (right edge) or of the MCU's last block one row up (bottom).
+                                            flag.pointee = true
                                             out.initialize(repeating: 0, count: 64)
-                                            out[0] = natural[0]
-                                        } else {
-                                            ZigZag.reorder(natural, into: out)
-                                        }
-                                    } else {
-                                        // jccoefct.c dummy blocks: zero AC, DC of the block to the left
-                                        // (right edge) or of the MCU's last block one row up (bottom).
-                                        out.initialize(repeating: 0, count: 64)
-                                        if imageBlockRow < component.heightInBlocks {
-                                            out[0] = (out - 64)[0]
-                                        } else {
-                                            let mcuLast = (bx / h) &* h &+ h &- 1
-                                            out[0] = (rowBlocks - blocksPerRow &* 64 + mcuLast &* 64)[0]
+                                            if imageBlockRow < component.heightInBlocks {
+                                                out[0] = (out - 64)[0]
+                                            } else {
+                                                let mcuLast = (bx / h) &* h &+ h &- 1
+                                                out[0] = (rowBlocks - blocksPerRow &* 64 + mcuLast &* 64)[0]
+                                            }
                                         }
                                     }
                                 }

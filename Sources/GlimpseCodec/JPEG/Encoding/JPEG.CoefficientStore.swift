@@ -8,6 +8,10 @@ extension JPEG {
         /// block rows × padded blocks per row × 64 values from `offsets[c]`.
         /// One array, so that the hot loops open one buffer for all components.
         var coefficients: [Int16]
+        /// Per block (block i is coefficients 64i ..< 64i + 64): whether all
+        /// its AC coefficients are zero, as the forward DCT found, so that the
+        /// sequential coder writes EOB without looking at them.
+        var acZero: [Bool]
         /// Where each component's blocks start in ``coefficients``.
         let offsets: [Int]
         /// Block rows held per component.
@@ -23,6 +27,7 @@ extension JPEG {
             }
             self.offsets = offsets
             coefficients = [Int16](repeating: 0, count: total)
+            acZero = [Bool](repeating: false, count: total / 64)
         }
     }
 }

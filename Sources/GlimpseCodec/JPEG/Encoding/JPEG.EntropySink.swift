@@ -53,20 +53,30 @@ extension JPEG {
 
         @inline(__always)
         mutating func emit(_ symbol: Int, table: Int) {
-            let entry = packed[table &<< 8 | symbol]
-            writer.write(entry & 0xFFFF, Int(entry &>> 16))
+            let entry = entry(symbol, table: table)
+            // A code has no bits above its length.
+            writer.write(exactly: UInt64(entry & 0xFFFF), Int(entry &>> 16))
         }
 
         @inline(__always)
         mutating func emit(_ symbol: Int, table: Int, bits: UInt32, count: Int) {
-            let entry = packed[table &<< 8 | symbol]
+            let entry = entry(symbol, table: table)
             // A code of at most 16 bits and at most 15 extra bits: under 32 together.
             let extra = bits & ((1 &<< UInt32(count)) &- 1)
-            writer.write((entry & 0xFFFF) &<< UInt32(count) | extra, Int(entry &>> 16) &+ count)
+            writer.write(exactly: UInt64((entry & 0xFFFF) &<< UInt32(count) | extra), Int(entry &>> 16) &+ count)
         }
 
         @inline(__always)
         mutating func emitBits(_ bits: UInt32, _ count: Int) { writer.write(bits, count) }
+
+        /// The packed code of `symbol` in table slot `table`.
+        @inline(__always)
+        private func entry(_ symbol: Int, table: Int) -> UInt32 {
+            // The coders pass slots 0…3 and symbols 0…255 (a run of at most 15 and a size of at
+            // most 15, or an EOB run category of at most 14): inside the 1024 entries, so the
+            // unchecked read skips the bounds test done once per symbol.
+            packed.withUnsafeBufferPointer { $0[table &<< 8 | symbol] }
+        }
 
         mutating func restart(_ index: Int) {
             writer.flush()

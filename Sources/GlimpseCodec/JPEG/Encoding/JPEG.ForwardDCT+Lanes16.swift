@@ -16,8 +16,8 @@ extension JPEG.ForwardDCT {
     /// Returns whether every AC coefficient is zero (then natural and zig-zag
     /// order are the same), which smooth images make the common case.
     @inline(__always)
-    static func transformBlock(_ samples: UnsafePointer<UInt8>, stride: Int, divisors: UnsafePointer<UInt16>,
-                               into output: UnsafeMutablePointer<Int16>) -> Bool {
+    static func transformBlock(_ samples: UnsafePointer<UInt8>, stride: Int, divisors: UnsafePointer<SIMD8<UInt16>>,
+                               into output: UnsafeMutablePointer<Row16>) -> Bool {
         // The two passes meet in `output` (64 values) rather than in registers: fused, LLVM
         // merged the widening, transposes and narrowing into byte gathers and emulated 32-bit
         // multiplies (`pmuludq`) instead of `pmaddwd` (measured: ~1000 instructions a block,
@@ -26,19 +26,10 @@ extension JPEG.ForwardDCT {
         return secondPass(output, divisors: divisors)
     }
 
-    /// Loads the 8 rows of a 64-value block.
-    @inline(__always)
-    private static func load(_ block: UnsafePointer<Int16>) -> Block16 {
-        // `block` holds 64 values: row i is bytes 16i ..< 16i + 16.
-        let b = UnsafeRawPointer(block)
-        @inline(__always) func row(_ i: Int) -> Row16 { b.loadUnaligned(fromByteOffset: i &* 16, as: Row16.self) }
-        return (row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
-    }
-
     /// Pass 1 on the rows of the 8 × 8 samples at `samples` (minus 128) into
     /// `block`, stored transposed (row j holds column j), ready for the column pass.
     @inline(never)
-    static func firstPass(_ samples: UnsafePointer<UInt8>, stride: Int, into block: UnsafeMutablePointer<Int16>) {
+    static func firstPass(_ samples: UnsafePointer<UInt8>, stride: Int, into block: UnsafeMutablePointer<Row16>) {
         // Rows 2i and 2i + 1 side by side as 16-bit lanes (byte pairs): masking and shifting split
         // them into their even and odd columns, already widened (`pand`, `psrlw`). Widening each
         // row by itself, LLVM merged the widening into the transpose's first round and spent ~60
@@ -55,33 +46,22 @@ extension JPEG.ForwardDCT {
         let odd = columns(r01.odd, r23.odd, r45.odd, r67.odd)
         let p = pass((even.0, odd.0, even.1, odd.1, even.2, odd.2, even.3, odd.3), first: true)
         // Vector k holds coefficient k of every row: column k of the intermediate matrix.
-        let o = UnsafeMutableRawPointer(block)
-        o.storeBytes(of: p.0, toByteOffset: 0, as: Row16.self)
-        o.storeBytes(of: p.1, toByteOffset: 16, as: Row16.self)
-        o.storeBytes(of: p.2, toByteOffset: 32, as: Row16.self)
-        o.storeBytes(of: p.3, toByteOffset: 48, as: Row16.self)
-        o.storeBytes(of: p.4, toByteOffset: 64, as: Row16.self)
-        o.storeBytes(of: p.5, toByteOffset: 80, as: Row16.self)
-        o.storeBytes(of: p.6, toByteOffset: 96, as: Row16.self)
-        o.storeBytes(of: p.7, toByteOffset: 112, as: Row16.self)
+        block[0] = p.0; block[1] = p.1; block[2] = p.2; block[3] = p.3
+        block[4] = p.4; block[5] = p.5; block[6] = p.6; block[7] = p.7
     }
 
     /// Pass 2 on the columns (stored as rows by ``firstPass(_:)``), then
     /// quantisation; the coefficients go back into `block` in natural order.
     /// Returns whether every AC coefficient is zero.
     @inline(never)
-    static func secondPass(_ block: UnsafeMutablePointer<Int16>, divisors: UnsafePointer<UInt16>) -> Bool {
+    static func secondPass(_ block: UnsafeMutablePointer<Row16>, divisors: UnsafePointer<SIMD8<UInt16>>) -> Bool {
         // Vector i holds row i of the intermediate result again.
-        let r = pass(transpose(load(block)), first: false)
-        // Three 64-entry tables: reciprocals, corrections, scales (QuantizationTable.divisors16).
-        let d = UnsafeRawPointer(divisors), o = UnsafeMutableRawPointer(block)
+        let r = pass(transpose((block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7])), first: false)
+        // Three tables of eight vectors: reciprocals, corrections, scales (QuantizationTable.divisors16),
+        // 16-byte aligned like `block`, so that LLVM folds the loads into `pmulhuw`, `paddw`.
         @inline(__always) func quantize(_ v: Row16, _ i: Int) -> Row16 {
-            let offset = i &* 16
-            let q = quantize16(v, reciprocal: d.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt16>.self),
-                               correction: d.loadUnaligned(fromByteOffset: 128 &+ offset, as: SIMD8<UInt16>.self),
-                               scale: d.loadUnaligned(fromByteOffset: 256 &+ offset, as: SIMD8<UInt16>.self))
-            // Row i is bytes 16i ..< 16i + 16 of the 64-value block.
-            o.storeBytes(of: q, toByteOffset: offset, as: Row16.self)
+            let q = quantize16(v, reciprocal: divisors[i], correction: divisors[8 &+ i], scale: divisors[16 &+ i])
+            block[i] = q
             return q
         }
         // The OR of every coefficient but the DC (lane 0 of row 0).

@@ -73,19 +73,21 @@ extension JPEG {
                                          slot: 0, table: component.table))
             }
             store.coefficients.withUnsafeBufferPointer { all in
-                places.withUnsafeBufferPointer { places in
-                    // Every block addressed lies in the store: MCU rows (block rows) rows − storeOffset are
-                    // held, MCU columns < mcusPerRow ≤ padded blocks per row / h.
-                    let base = all.baseAddress.unsafelyUnwrapped
-                    for mcuRow in rows {
-                        let row = mcuRow &- storeOffset
-                        for mcuColumn in 0..<mcusPerRow {
-                            startMCU()
-                            for place in places {
-                                let block = base + (place.offset &+ row &* place.rowStep &+ mcuColumn &* place.columnStep)
-                                encodeBlock(block, slot: place.slot, table: place.table)
+                store.acZero.withUnsafeBufferPointer { flags in
+                    places.withUnsafeBufferPointer { places in
+                        // Every block addressed lies in the store: MCU rows (block rows) rows − storeOffset are
+                        // held, MCU columns < mcusPerRow ≤ padded blocks per row / h; its flag is at its index.
+                        let base = all.baseAddress.unsafelyUnwrapped, flags = flags.baseAddress.unsafelyUnwrapped
+                        for mcuRow in rows {
+                            let row = mcuRow &- storeOffset
+                            for mcuColumn in 0..<mcusPerRow {
+                                startMCU()
+                                for place in places {
+                                    let index = place.offset &+ row &* place.rowStep &+ mcuColumn &* place.columnStep
+                                    encodeBlock(base + index, acZero: flags[index &>> 6], slot: place.slot, table: place.table)
+                                }
+                                finishMCU()
                             }
-                            finishMCU()
                         }
                     }
                 }
@@ -127,11 +129,16 @@ extension JPEG {
         }
 
         @inline(__always)
-        private mutating func encodeBlock(_ block: UnsafePointer<Int16>, slot: Int, table: Int) {
+        private mutating func encodeBlock(_ block: UnsafePointer<Int16>, acZero: Bool, slot: Int, table: Int) {
             let sequential = scan.spectralStart == 0 && scan.spectralEnd == 63
             if sequential {
                 encodeDC(Int32(block[0]), slot: slot, table: table)
-                encodeSequentialAC(block, table: table)
+                if acZero {
+                    // Blocks of smooth areas have no AC at all: EOB alone.
+                    sink.emit(0, table: 2 &+ table)
+                } else {
+                    encodeSequentialAC(block, table: table)
+                }
             } else if scan.spectralStart == 0 {
                 if scan.approximationHigh == 0 {
                     encodeDC(Int32(block[0]) &>> Int32(scan.approximationLow), slot: slot, table: table)
@@ -162,11 +169,6 @@ extension JPEG {
         @inline(__always)
         private mutating func encodeSequentialAC(_ block: UnsafePointer<Int16>, table: Int) {
             let acTable = 2 &+ table
-            // Blocks of smooth areas have no AC at all: EOB alone, without building the mask.
-            if ZigZag.isACZero(block) {
-                sink.emit(0, table: acTable)
-                return
-            }
             // Bit 0 is the DC coefficient.
             var mask = ZigZag.nonZeroMask(block) & ~1
             var last = 0

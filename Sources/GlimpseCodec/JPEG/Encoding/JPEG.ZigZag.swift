@@ -10,9 +10,9 @@ extension JPEG {
         /// Copies the 64 coefficients of `block` (natural order) into `zigZag`
         /// in zig-zag order.
         @inline(__always)
-        static func reorder(_ block: UnsafePointer<Int16>, into zigZag: UnsafeMutablePointer<Int16>) {
+        static func reorder(_ block: UnsafeRawPointer, into zigZag: UnsafeMutablePointer<Int16>) {
             // Constant indices < 64 into the 64-value block: LLVM loads them straight into lanes.
-            let b = block
+            let b = Values(raw: block)
             let v0 = Row(b[0], b[1], b[8], b[16], b[9], b[2], b[3], b[10])
             let v1 = Row(b[17], b[24], b[32], b[25], b[18], b[11], b[4], b[5])
             let v2 = Row(b[12], b[19], b[26], b[33], b[40], b[48], b[41], b[34])
@@ -33,15 +33,12 @@ extension JPEG {
             out.storeBytes(of: v7, toByteOffset: 112, as: Row.self)
         }
 
-        /// Whether the 63 values after the first of the 64 at `block` are all zero.
-        @inline(__always)
-        static func isACZero(_ block: UnsafePointer<Int16>) -> Bool {
-            // `block` holds 64 values: vector i is bytes 16i ..< 16i + 16.
-            let raw = UnsafeRawPointer(block)
-            var any = raw.loadUnaligned(as: Row.self) & Row(0, -1, -1, -1, -1, -1, -1, -1)
-            for i in 1..<8 { any |= raw.loadUnaligned(fromByteOffset: i &* 16, as: Row.self) }
-            let halves = unsafeBitCast(any, to: SIMD2<UInt64>.self)
-            return halves[0] | halves[1] == 0
+        /// The 64 values at a raw address (the block between the passes is
+        /// stored as vectors).
+        struct Values {
+            let raw: UnsafeRawPointer
+            @inline(__always)
+            subscript(_ i: Int) -> Int16 { raw.load(fromByteOffset: i &* 2, as: Int16.self) }
         }
 
         /// Bit k set for each non-zero value k of the 64 at `block`.
