@@ -47,6 +47,22 @@ extension JPEG {
             }
         }
 
+        /// The pending bits, for a caller that holds them in a local across a
+        /// run of symbols (``Pending/append(_:_:flush:)``) and gives them back.
+        var pending: Pending {
+            get { Pending(buffer: buffer, free: free) }
+            set {
+                buffer = newValue.buffer
+                free = newValue.free
+            }
+        }
+
+        /// Writes one completed word of a caller's ``Pending`` bits. Out of
+        /// line: the caller's loop then keeps the bits in registers, which a
+        /// loop containing the array's uniqueness checks and growth cannot.
+        @inline(never)
+        mutating func put(_ word: UInt64) { writeWord(word) }
+
         /// Writes eight bytes, stuffing a zero after each 0xFF.
         @inline(__always)
         private mutating func writeWord(_ word: UInt64) {
@@ -121,5 +137,28 @@ extension JPEG {
 
         /// Whether bits are pending (testing aid).
         var isAligned: Bool { free == 64 }
+    }
+}
+
+extension JPEG.BitWriter {
+    /// Bits not yet written, right-aligned: the low `64 − free` of `buffer`
+    /// (as ``JPEG/BitWriter`` keeps them).
+    struct Pending: Sendable {
+        var buffer: UInt64
+        var free: Int
+
+        /// Appends `value` (below 2^`length`, length < 64); a completed word
+        /// goes to `flush`, as ``JPEG/BitWriter/write(exactly:_:)`` does.
+        @inline(__always)
+        mutating func append(_ value: UInt64, _ length: Int, flush: (UInt64) -> Void) {
+            free &-= length
+            if free < 0 {
+                flush((buffer &<< UInt64(truncatingIfNeeded: length &+ free)) | (value &>> UInt64(truncatingIfNeeded: 0 &- free)))
+                free &+= 64
+                buffer = value
+            } else {
+                buffer = (buffer &<< UInt64(truncatingIfNeeded: length)) | value
+            }
+        }
     }
 }

@@ -14,6 +14,15 @@ extension JPEG {
         mutating func finishScan()
         /// Codes `symbol`, then appends the low `count` bits of `bits`.
         mutating func emit(_ symbol: Int, table: Int, bits: UInt32, count: Int)
+        /// The pending bits, to hold in a local across one block's symbols
+        /// (the `into:` forms), given back with ``endBlock(_:)``: the hot loop
+        /// then keeps them in registers.
+        mutating func beginBlock() -> BitWriter.Pending
+        mutating func endBlock(_ pending: BitWriter.Pending)
+        /// ``emit(_:table:)`` between ``beginBlock()`` and ``endBlock(_:)``.
+        mutating func emit(_ symbol: Int, table: Int, into pending: inout BitWriter.Pending)
+        /// ``emit(_:table:bits:count:)`` between ``beginBlock()`` and ``endBlock(_:)``.
+        mutating func emit(_ symbol: Int, table: Int, bits: UInt32, count: Int, into pending: inout BitWriter.Pending)
     }
 
     /// Counts symbols per table.
@@ -30,6 +39,16 @@ extension JPEG {
         mutating func emit(_ symbol: Int, table: Int, bits: UInt32, count: Int) { flatCounts[table &<< 8 | symbol] &+= 1 }
         @inline(__always)
         mutating func emitBits(_ bits: UInt32, _ count: Int) {}
+        @inline(__always)
+        mutating func beginBlock() -> BitWriter.Pending { BitWriter.Pending(buffer: 0, free: 64) }
+        @inline(__always)
+        mutating func endBlock(_ pending: BitWriter.Pending) {}
+        @inline(__always)
+        mutating func emit(_ symbol: Int, table: Int, into pending: inout BitWriter.Pending) { emit(symbol, table: table) }
+        @inline(__always)
+        mutating func emit(_ symbol: Int, table: Int, bits: UInt32, count: Int, into pending: inout BitWriter.Pending) {
+            emit(symbol, table: table)
+        }
         mutating func restart(_ index: Int) {}
         mutating func finishScan() {}
     }
@@ -68,6 +87,27 @@ extension JPEG {
 
         @inline(__always)
         mutating func emitBits(_ bits: UInt32, _ count: Int) { writer.write(bits, count) }
+
+        @inline(__always)
+        mutating func beginBlock() -> BitWriter.Pending { writer.pending }
+
+        @inline(__always)
+        mutating func endBlock(_ pending: BitWriter.Pending) { writer.pending = pending }
+
+        @inline(__always)
+        mutating func emit(_ symbol: Int, table: Int, into pending: inout BitWriter.Pending) {
+            let entry = entry(symbol, table: table)
+            // A code has no bits above its length.
+            pending.append(UInt64(entry & 0xFFFF), Int(entry &>> 16)) { writer.put($0) }
+        }
+
+        @inline(__always)
+        mutating func emit(_ symbol: Int, table: Int, bits: UInt32, count: Int, into pending: inout BitWriter.Pending) {
+            let entry = entry(symbol, table: table)
+            // A code of at most 16 bits and at most 15 extra bits: under 32 together.
+            let extra = bits & ((1 &<< UInt32(count)) &- 1)
+            pending.append(UInt64((entry & 0xFFFF) &<< UInt32(count) | extra), Int(entry &>> 16) &+ count) { writer.put($0) }
+        }
 
         /// The packed code of `symbol` in table slot `table`.
         @inline(__always)

@@ -132,13 +132,21 @@ extension JPEG {
         private mutating func encodeBlock(_ block: UnsafePointer<Int16>, acZero: Bool, slot: Int, table: Int) {
             let sequential = scan.spectralStart == 0 && scan.spectralEnd == 63
             if sequential {
-                encodeDC(Int32(block[0]), slot: slot, table: table)
+                // The bit buffer stays in a local for the block (in registers).
+                var pending = sink.beginBlock()
+                let value = Int32(block[0])
+                let diff = value &- lastDC[slot]
+                lastDC[slot] = value
+                let magnitude = diff < 0 ? 0 &- diff : diff
+                let size = Self.bitLength(magnitude)
+                sink.emit(size, table: table, bits: UInt32(bitPattern: diff < 0 ? diff &- 1 : diff), count: size, into: &pending)
                 if acZero {
                     // Blocks of smooth areas have no AC at all: EOB alone.
-                    sink.emit(0, table: 2 &+ table)
+                    sink.emit(0, table: 2 &+ table, into: &pending)
                 } else {
-                    encodeSequentialAC(block, table: table)
+                    encodeSequentialAC(block, table: table, into: &pending)
                 }
+                sink.endBlock(pending)
             } else if scan.spectralStart == 0 {
                 if scan.approximationHigh == 0 {
                     encodeDC(Int32(block[0]) &>> Int32(scan.approximationLow), slot: slot, table: table)
@@ -167,7 +175,7 @@ extension JPEG {
         /// zero runs cost no branches; ZRL for runs over 15, EOB after the last
         /// non-zero.
         @inline(__always)
-        private mutating func encodeSequentialAC(_ block: UnsafePointer<Int16>, table: Int) {
+        private mutating func encodeSequentialAC(_ block: UnsafePointer<Int16>, table: Int, into pending: inout BitWriter.Pending) {
             let acTable = 2 &+ table
             // Bit 0 is the DC coefficient.
             var mask = ZigZag.nonZeroMask(block) & ~1
@@ -178,16 +186,16 @@ extension JPEG {
                 var run = k &- last &- 1
                 last = k
                 while run > 15 {
-                    sink.emit(0xF0, table: acTable)
+                    sink.emit(0xF0, table: acTable, into: &pending)
                     run &-= 16
                 }
                 // k < 64: the block holds 64 coefficients.
                 let value = Int32(block[k])
                 let sign = value &>> 31
                 let size = Self.bitLength((value ^ sign) &- sign)
-                sink.emit((run &<< 4) &+ size, table: acTable, bits: UInt32(bitPattern: value &+ sign), count: size)
+                sink.emit((run &<< 4) &+ size, table: acTable, bits: UInt32(bitPattern: value &+ sign), count: size, into: &pending)
             }
-            if last != 63 { sink.emit(0, table: acTable) }
+            if last != 63 { sink.emit(0, table: acTable, into: &pending) }
         }
 
         /// The band's coefficients (zig-zag indices `spectralStart…spectralEnd`
