@@ -31,17 +31,20 @@ extension WebP {
         init(reading reader: inout LossyBoolDecoder, picture: borrowing LossyPictureHeader,
              above: UnsafeMutablePointer<UInt8>, left: UnsafeMutablePointer<UInt8>,
              subblockProbabilities: UnsafePointer<UInt8>) {
+            // The bit window in locals for the whole macroblock, given back on return.
+            var w = reader.window
+            defer { reader.window = w }
             if picture.updatesSegmentMap {
                 let p = picture.segmentProbabilities
-                segment = !reader.readBit(Int(p[0])) ? (reader.readBit(Int(p[1])) ? 1 : 0)
-                                                     : (reader.readBit(Int(p[2])) ? 3 : 2)
+                segment = !reader.readBit(Int(p[0]), window: &w) ? (reader.readBit(Int(p[1]), window: &w) ? 1 : 0)
+                                                     : (reader.readBit(Int(p[2]), window: &w) ? 3 : 2)
             }
-            if let skip = picture.skipProbability { skipsCoefficients = reader.readBit(skip) }
-            is4x4 = !reader.readBit(145)
+            if let skip = picture.skipProbability { skipsCoefficients = reader.readBit(skip, window: &w) }
+            is4x4 = !reader.readBit(145, window: &w)
             typealias P = LossyPrediction
             if !is4x4 {
-                let mode = reader.readBit(156) ? (reader.readBit(128) ? P.tm : P.he)
-                                               : (reader.readBit(163) ? P.ve : P.dc)
+                let mode = reader.readBit(156, window: &w) ? (reader.readBit(128, window: &w) ? P.tm : P.he)
+                                               : (reader.readBit(163, window: &w) ? P.ve : P.dc)
                 lumaModes.0 = UInt8(mode)
                 above.update(repeating: UInt8(mode), count: 4)
                 left.update(repeating: UInt8(mode), count: 4)
@@ -51,7 +54,7 @@ extension WebP {
                         var mode = Int(left[y])
                         for x in 0..<4 {
                             let prob = subblockProbabilities + (Int(above[x]) &* 10 &+ mode) &* 9
-                            mode = Self.readSubblockMode(&reader, prob)
+                            mode = Self.readSubblockMode(&reader, &w, prob)
                             above[x] = UInt8(truncatingIfNeeded: mode)
                             modes[y &* 4 &+ x] = UInt8(truncatingIfNeeded: mode)
                         }
@@ -59,23 +62,24 @@ extension WebP {
                     }
                 }
             }
-            chromaMode = !reader.readBit(142) ? P.dc : !reader.readBit(114) ? P.ve : reader.readBit(183) ? P.tm : P.he
+            chromaMode = !reader.readBit(142, window: &w) ? P.dc : !reader.readBit(114, window: &w) ? P.ve : reader.readBit(183, window: &w) ? P.tm : P.he
         }
 
         /// The sub-block mode tree of RFC 6386 §11.2 with the context's nine probabilities.
         @inline(__always)
-        private static func readSubblockMode(_ reader: inout LossyBoolDecoder, _ p: UnsafePointer<UInt8>) -> Int {
+        private static func readSubblockMode(_ reader: inout LossyBoolDecoder, _ w: inout LossyBoolDecoder.Window,
+                                             _ p: UnsafePointer<UInt8>) -> Int {
             typealias P = LossyPrediction
-            if !reader.readBit(Int(p[0])) { return P.dc }
-            if !reader.readBit(Int(p[1])) { return P.tm }
-            if !reader.readBit(Int(p[2])) { return P.ve }
-            if !reader.readBit(Int(p[3])) {
-                if !reader.readBit(Int(p[4])) { return P.he }
-                return reader.readBit(Int(p[5])) ? P.vr : P.rd
+            if !reader.readBit(Int(p[0]), window: &w) { return P.dc }
+            if !reader.readBit(Int(p[1]), window: &w) { return P.tm }
+            if !reader.readBit(Int(p[2]), window: &w) { return P.ve }
+            if !reader.readBit(Int(p[3]), window: &w) {
+                if !reader.readBit(Int(p[4]), window: &w) { return P.he }
+                return reader.readBit(Int(p[5]), window: &w) ? P.vr : P.rd
             }
-            if !reader.readBit(Int(p[6])) { return P.ld }
-            if !reader.readBit(Int(p[7])) { return P.vl }
-            return reader.readBit(Int(p[8])) ? P.hu : P.hd
+            if !reader.readBit(Int(p[6]), window: &w) { return P.ld }
+            if !reader.readBit(Int(p[7]), window: &w) { return P.vl }
+            return reader.readBit(Int(p[8]), window: &w) ? P.hu : P.hd
         }
     }
 }
