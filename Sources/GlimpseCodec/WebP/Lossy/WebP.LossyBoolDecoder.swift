@@ -111,22 +111,29 @@ extension WebP {
                 refill()
                 w = window
             }
-            var r = w.range
-            let split = (r &* UInt32(truncatingIfNeeded: probability)) &>> 8
+            let split = (w.range &* UInt32(truncatingIfNeeded: probability)) &>> 8
             let value = UInt32(truncatingIfNeeded: w.value &>> UInt64(truncatingIfNeeded: w.bits))
-            let bit = value > split
-            if bit {
-                r &-= split
+            // The renormalisation is written out in both arms, each returning a constant,
+            // so that after inlining the caller's test of the result folds into this one
+            // branch (libwebp's compiled `VP8GetBit` has one branch a bit; a shared tail
+            // made two, the second a repeat of the first).
+            if value > split {
+                let r = w.range &- split
                 w.value &-= UInt64(split &+ 1) &<< UInt64(truncatingIfNeeded: w.bits)
+                Self.renormalize(r, &w)
+                return true
             } else {
-                r = split &+ 1
+                Self.renormalize(split &+ 1, &w)
+                return false
             }
-            // r is in 1...255 here, so the shift brings it back to 128...255.
-            let shift = r.leadingZeroBitCount &- 24
-            r &<<= UInt32(truncatingIfNeeded: shift)
+        }
+
+        /// Brings a range in 1...255 back to 128...255 and stores it minus one.
+        @inline(__always)
+        private static func renormalize(_ range: UInt32, _ w: inout Window) {
+            let shift = range.leadingZeroBitCount &- 24
+            w.range = (range &<< UInt32(truncatingIfNeeded: shift)) &- 1
             w.bits &-= shift
-            w.range = r &- 1
-            return bit
         }
 
         /// `magnitude` with a sign read at probability one half (RFC 6386 §13.2),
