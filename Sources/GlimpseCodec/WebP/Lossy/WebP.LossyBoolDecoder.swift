@@ -93,6 +93,16 @@ extension WebP {
             }
         }
 
+        /// Refills through the reader when the window has run out of bits.
+        @inline(__always)
+        private mutating func refillIfEmpty(_ w: inout Window) {
+            if w.bits < 0 {
+                window = w
+                refill()
+                w = window
+            }
+        }
+
         /// One bool whose probability of being 0 is `probability / 256` (RFC 6386 §7.3).
         @inline(__always)
         mutating func readBit(_ probability: Int) -> Bool {
@@ -106,11 +116,7 @@ extension WebP {
         /// once the caller is done): the reader is touched only to refill.
         @inline(__always)
         mutating func readBit(_ probability: Int, window w: inout Window) -> Bool {
-            if w.bits < 0 {
-                window = w
-                refill()
-                w = window
-            }
+            refillIfEmpty(&w)
             let split = (w.range &* UInt32(truncatingIfNeeded: probability)) &>> 8
             let value = UInt32(truncatingIfNeeded: w.value &>> UInt64(truncatingIfNeeded: w.bits))
             // The renormalisation is written out in both arms, each returning a constant,
@@ -141,11 +147,7 @@ extension WebP {
         /// ``readBit(_:)`` at 128 and must be kept as is to stay bit-exact.
         @inline(__always)
         mutating func readSigned(_ magnitude: Int32, window w: inout Window) -> Int32 {
-            if w.bits < 0 {
-                window = w
-                refill()
-                w = window
-            }
+            refillIfEmpty(&w)
             let split = w.range &>> 1
             let value = UInt32(truncatingIfNeeded: w.value &>> UInt64(truncatingIfNeeded: w.bits))
             let mask = Int32(bitPattern: split &- value) &>> 31  // -1 when the bit is 1
