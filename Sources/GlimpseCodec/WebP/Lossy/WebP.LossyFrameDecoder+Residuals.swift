@@ -9,6 +9,10 @@ extension WebP.LossyFrameDecoder {
     mutating func parseResiduals(_ mbX: Int, modes: WebP.LossyMacroblockModes,
                                  reader: inout WebP.LossyBoolDecoder) -> (luma: UInt32, chroma: UInt32) {
         let dq = picture.dequantizers[modes.segment]
+        // The tables as locals, for a static token reader: a method call copied the
+        // whole decoder (424 bytes) to the stack once per macroblock.
+        let probabilities = UnsafePointer(self.probabilities)
+        let bandOffsets = UnsafePointer(self.bandOffsets)
         let out = coefficients
         out.update(repeating: 0, count: 384)
         var first = 0
@@ -17,7 +21,7 @@ extension WebP.LossyFrameDecoder {
             let dc = coefficients + 384
             dc.update(repeating: 0, count: 16)
             let context = Int(nonZeroDCAbove[mbX]) &+ Int(nonZeroDCLeft)
-            let count = readCoefficients(&reader, type: 1, context: context, dc: dq.y2.dc, ac: dq.y2.ac, first: 0, into: dc)
+            let count = Self.readCoefficients(&reader, probabilities, bandOffsets, type: 1, context: context, dc: dq.y2.dc, ac: dq.y2.ac, first: 0, into: dc)
             let flag: UInt8 = count > 0 ? 1 : 0
             nonZeroDCAbove[mbX] = flag
             nonZeroDCLeft = UInt32(flag)
@@ -41,8 +45,8 @@ extension WebP.LossyFrameDecoder {
             var codes: UInt32 = 0
             for _ in 0..<4 {
                 let context = Int(l &+ (top & 1))
-                let count = readCoefficients(&reader, type: acType, context: context,
-                                             dc: dq.y1.dc, ac: dq.y1.ac, first: first, into: block)
+                let count = Self.readCoefficients(&reader, probabilities, bandOffsets, type: acType, context: context,
+                                                  dc: dq.y1.dc, ac: dq.y1.ac, first: first, into: block)
                 l = count > first ? 1 : 0
                 top = (top >> 1) | (l << 7)
                 codes = Self.appendCode(codes, count: count, hasDC: block[0] != 0)
@@ -64,8 +68,8 @@ extension WebP.LossyFrameDecoder {
                 var l = left & 1
                 for _ in 0..<2 {
                     let context = Int(l &+ (top & 1))
-                    let count = readCoefficients(&reader, type: 2, context: context,
-                                                 dc: dq.uv.dc, ac: dq.uv.ac, first: 0, into: block)
+                    let count = Self.readCoefficients(&reader, probabilities, bandOffsets, type: 2, context: context,
+                                                      dc: dq.uv.dc, ac: dq.uv.ac, first: 0, into: block)
                     l = count > 0 ? 1 : 0
                     top = (top >> 1) | (l << 3)
                     codes = Self.appendCode(codes, count: count, hasDC: block[0] != 0)
@@ -92,8 +96,10 @@ extension WebP.LossyFrameDecoder {
     /// storing dequantised values at their raster positions. Returns the scan
     /// position after the last non-zero coefficient (libwebp's `GetCoeffs`).
     @inline(__always)
-    func readCoefficients(_ reader: inout WebP.LossyBoolDecoder, type: Int, context: Int,
-                          dc: Int32, ac: Int32, first: Int, into out: UnsafeMutablePointer<Int16>) -> Int {
+    static func readCoefficients(_ reader: inout WebP.LossyBoolDecoder,
+                                 _ probabilities: UnsafePointer<UInt8>, _ bandOffsets: UnsafePointer<Int>,
+                                 type: Int, context: Int,
+                                 dc: Int32, ac: Int32, first: Int, into out: UnsafeMutablePointer<Int16>) -> Int {
         // The bit window in locals for the whole block, given back on every exit.
         var w = reader.window
         defer { reader.window = w }
