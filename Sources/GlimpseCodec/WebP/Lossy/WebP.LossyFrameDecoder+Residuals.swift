@@ -9,8 +9,9 @@ extension WebP.LossyFrameDecoder {
     mutating func parseResiduals(_ mbX: Int, modes: WebP.LossyMacroblockModes,
                                  reader: inout WebP.LossyBoolDecoder) -> (luma: UInt32, chroma: UInt32) {
         let dq = picture.dequantizers[modes.segment]
-        // The tables as locals, for a static token reader: a method call copied the
-        // whole decoder (424 bytes) to the stack once per macroblock.
+        // The token reader is static and takes the tables as locals: as a method of
+        // this mutating struct, each call site first copied the whole 424-byte
+        // decoder to the stack (one or two copies a macroblock).
         let probabilities = UnsafePointer(self.probabilities)
         let bandOffsets = UnsafePointer(self.bandOffsets)
         let out = coefficients
@@ -21,7 +22,8 @@ extension WebP.LossyFrameDecoder {
             let dc = coefficients + 384
             dc.update(repeating: 0, count: 16)
             let context = Int(nonZeroDCAbove[mbX]) &+ Int(nonZeroDCLeft)
-            let count = Self.readCoefficients(&reader, probabilities, bandOffsets, type: 1, context: context, dc: dq.y2.dc, ac: dq.y2.ac, first: 0, into: dc)
+            let count = Self.readCoefficients(&reader, probabilities, bandOffsets, type: 1, context: context,
+                                              dc: dq.y2.dc, ac: dq.y2.ac, first: 0, into: dc)
             let flag: UInt8 = count > 0 ? 1 : 0
             nonZeroDCAbove[mbX] = flag
             nonZeroDCLeft = UInt32(flag)
