@@ -1,123 +1,209 @@
 /// The loop filters of ``WebP/LossyLoopFilter`` on 16 positions of an edge at
-/// once: the eight pixels across the edge at each position are one 16-lane
-/// vector each, every filter variant is computed for all lanes and the lanes
-/// take the variant libwebp's per-pixel tests pick. Results equal the scalar
-/// filters' exactly (same integer operations, 16-bit lanes never overflow:
-/// the largest intermediate is 27 × 127 + 63).
+/// once, arranged as libwebp's SSE2 filters are: the eight pixels across the
+/// edge at each position are one byte lane of eight 16-byte vectors; the tests
+/// that pick a filter per position run on the bytes, unsigned and saturating;
+/// the filters' arithmetic runs in 16-bit lanes, as two halves (the even and
+/// the odd positions), and its results are blended back into the bytes where
+/// the tests chose them. Results equal the scalar filters' exactly (the same
+/// integer operations; 16-bit lanes never overflow: the largest intermediate is
+/// 27 × 127 + 63).
 extension WebP {
     enum LossyEdgeFilter {
-        typealias Lanes = SIMD16<Int16>
+        typealias Bytes = SIMD16<UInt8>
+        /// Eight positions in 16-bit lanes: one SSE2 register each.
+        typealias Lanes = SIMD8<Int16>
 
-        /// The pixels p3…q3 across an edge, one lane per position along it.
+        /// The pixels p3…q3 across an edge, one byte lane per position along it.
         struct Edge {
-            var p3 = Lanes(), p2 = Lanes(), p1 = Lanes(), p0 = Lanes()
-            var q0 = Lanes(), q1 = Lanes(), q2 = Lanes(), q3 = Lanes()
+            var p3 = Bytes(), p2 = Bytes(), p1 = Bytes(), p0 = Bytes()
+            var q0 = Bytes(), q1 = Bytes(), q2 = Bytes(), q3 = Bytes()
         }
 
-        // Minimum, maximum and absolute value in shifts and masks only: these
-        // operators compile to vector instructions, while the standard library's
-        // generic pointwiseMin/Max go lane by lane. Lanes hold values far from
-        // the Int16 limits (|v| < 2048), so the differences cannot overflow.
-        @inline(__always) private static func maximum(_ a: Lanes, _ b: Lanes) -> Lanes {
-            let d = b &- a
-            return a &+ (d & ~(d &>> 15))
+        // MARK: Operations without loops
+        //
+        // The standard library implements `&`, `|`, `replacing(with:where:)` and
+        // pointwise minimum and maximum of integer vectors as loops over the lanes, which
+        // LLVM turns back into single instructions, but only after the Swift optimiser
+        // has counted every loop's blocks against its inlining budget (inlining into
+        // a function stops past about 400 blocks, `@inline(__always)` included). The
+        // operators of `SIMDMask` on concrete storage types, its comparisons, and
+        // wrapping `&+`, `&-` and `&*` are single instructions from the start, so
+        // bitwise operations go through masks; selects are `and`/`andnot`/`or`,
+        // which LLVM folds with the comparison before them into `pmaxub`, `pminsw`…
+        // (a vector reinterpreted as a mask is only ever combined bit by bit, never read
+        // lane by lane as booleans, so any bit pattern is fine). Shifts have no such
+        // form and stay loops; there are few of them. The helpers are `@_transparent`,
+        // inlined before the budget is counted: with `@inline(__always)` alone the
+        // filter was left as a dozen calls per edge.
+
+        typealias ByteMask = SIMDMask<SIMD16<Int8>>
+        typealias LaneMask = SIMDMask<SIMD8<Int16>>
+
+        @_transparent private static func mask(_ v: Bytes) -> ByteMask { unsafeBitCast(v, to: ByteMask.self) }
+        @_transparent private static func bytes(_ m: ByteMask) -> Bytes { unsafeBitCast(m, to: Bytes.self) }
+        @_transparent private static func mask(_ v: Lanes) -> LaneMask { unsafeBitCast(v, to: LaneMask.self) }
+        @_transparent private static func lanes(_ m: LaneMask) -> Lanes { unsafeBitCast(m, to: Lanes.self) }
+
+        /// `a` where `m` is set, else `b`.
+        @_transparent private static func select(_ m: ByteMask, _ a: Bytes, _ b: Bytes) -> Bytes {
+            bytes((m .& mask(a)) .| (.!m .& mask(b)))
         }
-        @inline(__always) private static func minimum(_ a: Lanes, _ b: Lanes) -> Lanes {
-            let d = b &- a
-            return a &+ (d & (d &>> 15))
+        @_transparent private static func select(_ m: LaneMask, _ a: Lanes, _ b: Lanes) -> Lanes {
+            lanes((m .& mask(a)) .| (.!m .& mask(b)))
         }
-        @inline(__always) private static func absoluteDifference(_ a: Lanes, _ b: Lanes) -> Lanes {
-            let d = a &- b, sign = d &>> 15
-            return (d ^ sign) &- sign
+
+        /// `b` where `m` is set, else `a`.
+        @_transparent private static func blend(_ a: Bytes, _ b: Bytes, _ m: ByteMask) -> Bytes { select(m, b, a) }
+
+        /// Whether any lane of `m` is set (the standard library's `any` reduces through a generic minimum).
+        @_transparent private static func isAnySet(_ m: ByteMask) -> Bool {
+            let (low, high) = unsafeBitCast(m, to: (UInt64, UInt64).self)
+            return low | high != 0
         }
-        @inline(__always) private static func clamp(_ v: Lanes, _ low: Int16, _ high: Int16) -> Lanes {
-            minimum(maximum(v, Lanes(repeating: low)), Lanes(repeating: high))
+
+        // MARK: Tests on bytes
+
+        @_transparent private static func maximum(_ a: Bytes, _ b: Bytes) -> Bytes { select(a .< b, b, a) }
+        @_transparent private static func minimum(_ a: Bytes, _ b: Bytes) -> Bytes { select(a .< b, a, b) }
+        @_transparent private static func absoluteDifference(_ a: Bytes, _ b: Bytes) -> Bytes {
+            maximum(a, b) &- minimum(a, b)
         }
-        @inline(__always) private static func pixel(_ v: Lanes) -> Lanes { clamp(v, 0, 255) }
+        @_transparent private static func addSaturating(_ a: Bytes, _ b: Bytes) -> Bytes {
+            let sum = a &+ b
+            return bytes(mask(sum) .| (sum .< a))
+        }
+
+        /// `4|p0−q0| + |p1−q1| ≤ 2·limit + 1` as libwebp's SSE2 code tests it:
+        /// `2|p0−q0| + ⌊|p1−q1|/2⌋ ≤ limit`, the same for integers, in saturating
+        /// bytes (exact while `limit` < 255: the picture header makes it at most 193).
+        @_transparent private static func edgeMask(_ e: Edge, limit: Int32) -> ByteMask {
+            let d0 = absoluteDifference(e.p0, e.q0), d1 = absoluteDifference(e.p1, e.q1)
+            // Halved as 16-bit words, then each byte's top bit (the bit from the byte above) cleared.
+            let halfD1 = bytes(mask(unsafeBitCast(unsafeBitCast(d1, to: SIMD8<UInt16>.self) &>> 1, to: Bytes.self))
+                               .& mask(Bytes(repeating: 0x7f)))
+            return addSaturating(addSaturating(d0, d0), halfD1) .<= Bytes(repeating: UInt8(truncatingIfNeeded: limit))
+        }
+
+        // MARK: Arithmetic in 16-bit halves
+
+        // Widening and narrowing by masks and shifts of 16-bit words keep the lanes
+        // interleaved (even positions in one half, odd in the other); the standard
+        // library's converting initialisers between vector types are generic calls.
+        @_transparent private static func widen(_ bytes: Bytes, odd: Bool) -> Lanes {
+            let words = unsafeBitCast(bytes, to: Lanes.self)
+            return odd ? unsafeBitCast(unsafeBitCast(words, to: SIMD8<UInt16>.self) &>> 8, to: Lanes.self)
+                       : lanes(mask(words) .& mask(Lanes(repeating: 0x00ff)))
+        }
+        /// Both halves in 0...255.
+        @_transparent private static func narrow(_ even: Lanes, _ odd: Lanes) -> Bytes {
+            unsafeBitCast(mask(even) .| mask(odd &* 256), to: Bytes.self)
+        }
+
+        @_transparent private static func clamp(_ v: Lanes, _ low: Int16, _ high: Int16) -> Lanes {
+            let lows = Lanes(repeating: low), highs = Lanes(repeating: high)
+            let raised = select(v .< lows, lows, v)
+            return select(raised .> highs, highs, raised)
+        }
+        @_transparent private static func pixel(_ v: Lanes) -> Lanes { clamp(v, 0, 255) }
+
+        /// What each filter makes of one half's pixels, for every lane; the tests pick.
+        private struct Candidates {
+            /// The 2-tap filter (the simple filter, and high-variance positions): p0, q0.
+            var p0: Lanes, q0: Lanes
+            /// The 6-tap (macroblock edge) or 4-tap (inner edge) filter: p2…q2
+            /// (the 4-tap leaves p2 and q2 as they are).
+            var wideP2: Lanes, wideP1: Lanes, wideP0: Lanes, wideQ0: Lanes, wideQ1: Lanes, wideQ2: Lanes
+
+            @_transparent
+            init(_ e: Edge, odd: Bool, wide: Bool, macroblockEdge: Bool) {
+                let p1 = widen(e.p1, odd: odd), p0 = widen(e.p0, odd: odd)
+                let q0 = widen(e.q0, odd: odd), q1 = widen(e.q1, odd: odd)
+                let p1q1 = clamp(p1 &- q1, -128, 127)
+                let step = (q0 &- p0) &* 3
+                let a = step &+ p1q1
+                self.p0 = pixel(p0 &+ clamp((a &+ 3) &>> 3, -16, 15))
+                self.q0 = pixel(q0 &- clamp((a &+ 4) &>> 3, -16, 15))
+                guard wide else {
+                    (wideP2, wideP1, wideP0, wideQ0, wideQ1, wideQ2) = (p0, p1, p0, q0, q1, q0)
+                    return
+                }
+                if macroblockEdge {
+                    let p2 = widen(e.p2, odd: odd), q2 = widen(e.q2, odd: odd)
+                    let w = clamp(a, -128, 127)
+                    let w1 = (w &* 27 &+ 63) &>> 7, w2 = (w &* 18 &+ 63) &>> 7, w3 = (w &* 9 &+ 63) &>> 7
+                    wideP2 = pixel(p2 &+ w3); wideP1 = pixel(p1 &+ w2); wideP0 = pixel(p0 &+ w1)
+                    wideQ0 = pixel(q0 &- w1); wideQ1 = pixel(q1 &- w2); wideQ2 = pixel(q2 &- w3)
+                } else {
+                    let f1 = clamp((step &+ 4) &>> 3, -16, 15), f2 = clamp((step &+ 3) &>> 3, -16, 15)
+                    let f3 = (f1 &+ 1) &>> 1
+                    wideP2 = p0; wideQ2 = q0  // unused
+                    wideP1 = pixel(p1 &+ f3); wideP0 = pixel(p0 &+ f2)
+                    wideQ0 = pixel(q0 &- f1); wideQ1 = pixel(q1 &- f3)
+                }
+            }
+        }
+
+        // MARK: The filters
 
         /// The simple filter (RFC 6386 §15.2): p0 and q0 move where `4|p0−q0| + |p1−q1| ≤ 2·limit + 1`.
-        @inline(__always)
+        @_transparent
         static func simple(_ e: inout Edge, limit: Int32) {
-            let t = Int16(truncatingIfNeeded: 2 &* limit &+ 1)
-            let mask = (absoluteDifference(e.p0, e.q0) &* 4 &+ absoluteDifference(e.p1, e.q1)) .<= Lanes(repeating: t)
-            let a = (e.q0 &- e.p0) &* 3 &+ clamp(e.p1 &- e.q1, -128, 127)
-            let a1 = clamp((a &+ 4) &>> 3, -16, 15), a2 = clamp((a &+ 3) &>> 3, -16, 15)
-            e.p0.replace(with: pixel(e.p0 &+ a2), where: mask)
-            e.q0.replace(with: pixel(e.q0 &- a1), where: mask)
+            let mask = edgeMask(e, limit: limit)
+            guard isAnySet(mask) else { return }
+            let even = Candidates(e, odd: false, wide: false, macroblockEdge: false)
+            let odd = Candidates(e, odd: true, wide: false, macroblockEdge: false)
+            e.p0 = blend(e.p0, narrow(even.p0, odd.p0), mask)
+            e.q0 = blend(e.q0, narrow(even.q0, odd.q0), mask)
         }
 
         /// The normal filter (RFC 6386 §15.3): 6-tap on macroblock edges, 4-tap
         /// on inner edges, 2-tap where the edge variance is high.
-        @inline(__always)
+        @_transparent
         static func normal(_ e: inout Edge, limit: Int32, interior: Int32, hevThreshold: Int32, macroblockEdge: Bool) {
-            let t = Lanes(repeating: Int16(truncatingIfNeeded: 2 &* limit &+ 1))
-            let it = Lanes(repeating: Int16(truncatingIfNeeded: interior))
-            let ht = Lanes(repeating: Int16(truncatingIfNeeded: hevThreshold))
             let p1p0 = absoluteDifference(e.p1, e.p0), q1q0 = absoluteDifference(e.q1, e.q0)
-            var mask = (absoluteDifference(e.p0, e.q0) &* 4 &+ absoluteDifference(e.p1, e.q1)) .<= t
-            mask .&= absoluteDifference(e.p3, e.p2) .<= it
-            mask .&= absoluteDifference(e.p2, e.p1) .<= it
-            mask .&= p1p0 .<= it
-            mask .&= absoluteDifference(e.q3, e.q2) .<= it
-            mask .&= absoluteDifference(e.q2, e.q1) .<= it
-            mask .&= q1q0 .<= it
-            if !any(mask) { return }
-            let hev = (p1p0 .> ht) .| (q1q0 .> ht)
+            let interiorMaximum = maximum(maximum(maximum(absoluteDifference(e.p3, e.p2), absoluteDifference(e.p2, e.p1)),
+                                                  maximum(absoluteDifference(e.q3, e.q2), absoluteDifference(e.q2, e.q1))),
+                                          maximum(p1p0, q1q0))
+            let mask = edgeMask(e, limit: limit)
+                .& (interiorMaximum .<= Bytes(repeating: UInt8(truncatingIfNeeded: interior)))
+            guard isAnySet(mask) else { return }
+            let hev = maximum(p1p0, q1q0) .> Bytes(repeating: UInt8(truncatingIfNeeded: hevThreshold))
             let twoTap = mask .& hev, wide = mask .& .!hev
 
-            let p1q1 = clamp(e.p1 &- e.q1, -128, 127)
-            let step = (e.q0 &- e.p0) &* 3
-            // 2-tap (high variance): only p0 and q0 move.
-            let a = step &+ p1q1
-            let a1 = clamp((a &+ 4) &>> 3, -16, 15), a2 = clamp((a &+ 3) &>> 3, -16, 15)
-            var p0 = e.p0.replacing(with: pixel(e.p0 &+ a2), where: twoTap)
-            var q0 = e.q0.replacing(with: pixel(e.q0 &- a1), where: twoTap)
-            if any(wide) {
-                if macroblockEdge {
-                    let w = clamp(step &+ p1q1, -128, 127)
-                    let w1 = (w &* 27 &+ 63) &>> 7, w2 = (w &* 18 &+ 63) &>> 7, w3 = (w &* 9 &+ 63) &>> 7
-                    e.p2.replace(with: pixel(e.p2 &+ w3), where: wide)
-                    e.p1.replace(with: pixel(e.p1 &+ w2), where: wide)
-                    p0.replace(with: pixel(e.p0 &+ w1), where: wide)
-                    q0.replace(with: pixel(e.q0 &- w1), where: wide)
-                    e.q1.replace(with: pixel(e.q1 &- w2), where: wide)
-                    e.q2.replace(with: pixel(e.q2 &- w3), where: wide)
-                } else {
-                    let f1 = clamp((step &+ 4) &>> 3, -16, 15), f2 = clamp((step &+ 3) &>> 3, -16, 15)
-                    let f3 = (f1 &+ 1) &>> 1
-                    e.p1.replace(with: pixel(e.p1 &+ f3), where: wide)
-                    p0.replace(with: pixel(e.p0 &+ f2), where: wide)
-                    q0.replace(with: pixel(e.q0 &- f1), where: wide)
-                    e.q1.replace(with: pixel(e.q1 &- f3), where: wide)
-                }
+            let even = Candidates(e, odd: false, wide: true, macroblockEdge: macroblockEdge)
+            let odd = Candidates(e, odd: true, wide: true, macroblockEdge: macroblockEdge)
+            e.p0 = blend(blend(e.p0, narrow(even.wideP0, odd.wideP0), wide), narrow(even.p0, odd.p0), twoTap)
+            e.q0 = blend(blend(e.q0, narrow(even.wideQ0, odd.wideQ0), wide), narrow(even.q0, odd.q0), twoTap)
+            e.p1 = blend(e.p1, narrow(even.wideP1, odd.wideP1), wide)
+            e.q1 = blend(e.q1, narrow(even.wideQ1, odd.wideQ1), wide)
+            if macroblockEdge {
+                e.p2 = blend(e.p2, narrow(even.wideP2, odd.wideP2), wide)
+                e.q2 = blend(e.q2, narrow(even.wideQ2, odd.wideQ2), wide)
             }
-            e.p0 = p0
-            e.q0 = q0
         }
 
         // MARK: Moving pixels between planes and lanes
 
-        @inline(__always) private static func load(_ p: UnsafePointer<UInt8>) -> Lanes {
+        @_transparent private static func load(_ p: UnsafePointer<UInt8>) -> SIMD16<UInt8> {
             // 16 bytes at p are inside the plane cache (the caller filters whole macroblock rows).
-            Lanes(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self))
+            UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
         }
-        @inline(__always) private static func store(_ v: Lanes, _ p: UnsafeMutablePointer<UInt8>) {
-            UnsafeMutableRawPointer(p).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: v), as: SIMD16<UInt8>.self)
+        @_transparent private static func store(_ v: SIMD16<UInt8>, _ p: UnsafeMutablePointer<UInt8>) {
+            UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD16<UInt8>.self)
         }
-        @inline(__always) private static func load(_ u: UnsafePointer<UInt8>, _ v: UnsafePointer<UInt8>) -> Lanes {
+        @_transparent private static func load(_ u: UnsafePointer<UInt8>, _ v: UnsafePointer<UInt8>) -> SIMD16<UInt8> {
             // 8 bytes of each chroma plane at u and v are inside the cache.
-            let pair = SIMD2<UInt64>(UnsafeRawPointer(u).loadUnaligned(as: UInt64.self),
-                                     UnsafeRawPointer(v).loadUnaligned(as: UInt64.self))
-            return Lanes(truncatingIfNeeded: unsafeBitCast(pair, to: SIMD16<UInt8>.self))
+            let pair = (UnsafeRawPointer(u).loadUnaligned(as: UInt64.self), UnsafeRawPointer(v).loadUnaligned(as: UInt64.self))
+            return unsafeBitCast(pair, to: SIMD16<UInt8>.self)
         }
-        @inline(__always) private static func store(_ lanes: Lanes, _ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>) {
-            let pair = unsafeBitCast(SIMD16<UInt8>(truncatingIfNeeded: lanes), to: SIMD2<UInt64>.self)
-            UnsafeMutableRawPointer(u).storeBytes(of: pair[0], as: UInt64.self)
-            UnsafeMutableRawPointer(v).storeBytes(of: pair[1], as: UInt64.self)
+        @_transparent private static func store(_ bytes: SIMD16<UInt8>, _ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>) {
+            let (low, high) = unsafeBitCast(bytes, to: (UInt64, UInt64).self)
+            UnsafeMutableRawPointer(u).storeBytes(of: low, as: UInt64.self)
+            UnsafeMutableRawPointer(v).storeBytes(of: high, as: UInt64.self)
         }
 
         /// The 16 luma pixels on each side of a horizontal edge above `p` (rows `stride` apart).
-        @inline(__always)
+        @_transparent
         static func loadHorizontal(_ p: UnsafeMutablePointer<UInt8>, stride s: Int, wide: Bool) -> Edge {
             var e = Edge()
             if wide { e.p3 = load(p - 4 &* s); e.p2 = load(p - 3 &* s); e.q2 = load(p + 2 &* s); e.q3 = load(p + 3 &* s) }
@@ -125,14 +211,14 @@ extension WebP {
             return e
         }
 
-        @inline(__always)
+        @_transparent
         static func storeHorizontal(_ e: Edge, _ p: UnsafeMutablePointer<UInt8>, stride s: Int, wide: Bool) {
             if wide { store(e.p2, p - 3 &* s); store(e.q2, p + 2 &* s) }
             store(e.p1, p - 2 &* s); store(e.p0, p - s); store(e.q0, p); store(e.q1, p + s)
         }
 
         /// The chroma pixels of both planes across a horizontal edge (U in lanes 0–7, V in 8–15).
-        @inline(__always)
+        @_transparent
         static func loadHorizontal(_ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>, stride s: Int) -> Edge {
             var e = Edge()
             e.p3 = load(u - 4 &* s, v - 4 &* s); e.p2 = load(u - 3 &* s, v - 3 &* s)
@@ -142,7 +228,7 @@ extension WebP {
             return e
         }
 
-        @inline(__always)
+        @_transparent
         static func storeHorizontal(_ e: Edge, _ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>, stride s: Int) {
             store(e.p2, u - 3 &* s, v - 3 &* s); store(e.p1, u - 2 &* s, v - 2 &* s)
             store(e.p0, u - s, v - s); store(e.q0, u, v)
@@ -175,56 +261,58 @@ extension WebP {
         }
 
         /// Rows 0–7 from `upper` and from `lower`, each starting 4 pixels left of the edge.
-        @inline(__always)
+        @_transparent
         private static func loadBlock(_ upper: UnsafeMutablePointer<UInt8>, _ lower: UnsafeMutablePointer<UInt8>,
                                       stride s: Int) -> Block {
             // Each of the 8 rows has 4 readable pixels left of the edge and 4 from it on
             // (every filtered edge is at least 4 pixels inside the row).
             @inline(__always) func row(_ i: Int) -> SIMD2<UInt64> {
-                SIMD2(UnsafeRawPointer(upper + (i &* s &- 4)).loadUnaligned(as: UInt64.self),
-                      UnsafeRawPointer(lower + (i &* s &- 4)).loadUnaligned(as: UInt64.self))
+                unsafeBitCast((UnsafeRawPointer(upper + (i &* s &- 4)).loadUnaligned(as: UInt64.self),
+                               UnsafeRawPointer(lower + (i &* s &- 4)).loadUnaligned(as: UInt64.self)), to: SIMD2<UInt64>.self)
             }
             return (row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
         }
 
-        @inline(__always)
+        @_transparent
         private static func storeBlock(_ b: Block, _ upper: UnsafeMutablePointer<UInt8>, _ lower: UnsafeMutablePointer<UInt8>,
                                        stride s: Int) {
             @inline(__always) func row(_ i: Int, _ v: SIMD2<UInt64>) {
-                UnsafeMutableRawPointer(upper + (i &* s &- 4)).storeBytes(of: v[0], as: UInt64.self)
-                UnsafeMutableRawPointer(lower + (i &* s &- 4)).storeBytes(of: v[1], as: UInt64.self)
+                let (first, second) = unsafeBitCast(v, to: (UInt64, UInt64).self)
+                UnsafeMutableRawPointer(upper + (i &* s &- 4)).storeBytes(of: first, as: UInt64.self)
+                UnsafeMutableRawPointer(lower + (i &* s &- 4)).storeBytes(of: second, as: UInt64.self)
             }
             row(0, b.0); row(1, b.1); row(2, b.2); row(3, b.3); row(4, b.4); row(5, b.5); row(6, b.6); row(7, b.7)
         }
 
-        @inline(__always)
-        private static func lanes(_ words: SIMD2<UInt64>) -> Lanes {
-            Lanes(truncatingIfNeeded: unsafeBitCast(words, to: SIMD16<UInt8>.self))
+        @_transparent
+        private static func rowBytes(_ words: SIMD2<UInt64>) -> SIMD16<UInt8> {
+            unsafeBitCast(words, to: SIMD16<UInt8>.self)
         }
 
-        @inline(__always)
-        private static func words(_ lanes: Lanes) -> SIMD2<UInt64> {
-            unsafeBitCast(SIMD16<UInt8>(truncatingIfNeeded: lanes), to: SIMD2<UInt64>.self)
+        @_transparent
+        private static func rowWords(_ bytes: SIMD16<UInt8>) -> SIMD2<UInt64> {
+            unsafeBitCast(bytes, to: SIMD2<UInt64>.self)
         }
 
         /// The pixels across a vertical edge of 16 rows, row `i` in lane `i`:
         /// rows 0–7 start at `upper`, rows 8–15 at `lower` (the next 8 luma
         /// rows, or the V plane beside U), `stride` apart.
-        @inline(__always)
+        @_transparent
         static func loadVertical(_ upper: UnsafeMutablePointer<UInt8>, _ lower: UnsafeMutablePointer<UInt8>,
                                  stride s: Int) -> Edge {
             let t = transpose(loadBlock(upper, lower, stride: s))
             var e = Edge()
-            e.p3 = lanes(t.0); e.p2 = lanes(t.1); e.p1 = lanes(t.2); e.p0 = lanes(t.3)
-            e.q0 = lanes(t.4); e.q1 = lanes(t.5); e.q2 = lanes(t.6); e.q3 = lanes(t.7)
+            e.p3 = rowBytes(t.0); e.p2 = rowBytes(t.1); e.p1 = rowBytes(t.2); e.p0 = rowBytes(t.3)
+            e.q0 = rowBytes(t.4); e.q1 = rowBytes(t.5); e.q2 = rowBytes(t.6); e.q3 = rowBytes(t.7)
             return e
         }
 
         /// Writes an edge read by ``loadVertical(_:_:stride:)`` back (all eight pixels per row).
-        @inline(__always)
+        @_transparent
         static func storeVertical(_ e: Edge, _ upper: UnsafeMutablePointer<UInt8>, _ lower: UnsafeMutablePointer<UInt8>,
                                   stride s: Int) {
-            let t = (words(e.p3), words(e.p2), words(e.p1), words(e.p0), words(e.q0), words(e.q1), words(e.q2), words(e.q3))
+            let t = (rowWords(e.p3), rowWords(e.p2), rowWords(e.p1), rowWords(e.p0),
+                     rowWords(e.q0), rowWords(e.q1), rowWords(e.q2), rowWords(e.q3))
             storeBlock(transpose(t), upper, lower, stride: s)
         }
     }

@@ -14,60 +14,32 @@ extension WebP.LossyFrameDecoder {
             let limit = info.limit
             guard limit > 0 else { continue }
             let y = cacheY + (lumaMargin &* ys &+ mbX &* 16)
+            let inner = info.filtersInnerEdges
+            if simple {
+                if mbX > 0 { F.simpleLeftEdge(y, stride: ys, limit: limit &+ 4) }
+                if inner { F.simpleInnerVerticalEdges(y, stride: ys, limit: limit) }
+                if mbY > 0 { F.simpleTopEdge(y, stride: ys, limit: limit &+ 4) }
+                if inner { F.simpleInnerHorizontalEdges(y, stride: ys, limit: limit) }
+                continue
+            }
             let u = cacheU + (chromaMargin &* cs &+ mbX &* 8)
             let v = cacheV + (chromaMargin &* cs &+ mbX &* 8)
             let interior = info.interiorLimit, hev = info.hevThreshold
-            let inner = info.filtersInnerEdges
-
-            @inline(__always) func vertical(_ top: UnsafeMutablePointer<UInt8>, _ bottom: UnsafeMutablePointer<UInt8>,
-                                            stride: Int, limit: Int32, macroblockEdge: Bool) {
-                var e = F.loadVertical(top, bottom, stride: stride)
-                if simple {
-                    F.simple(&e, limit: limit)
-                } else {
-                    F.normal(&e, limit: limit, interior: interior, hevThreshold: hev, macroblockEdge: macroblockEdge)
-                }
-                F.storeVertical(e, top, bottom, stride: stride)
-            }
-
             if mbX > 0 {
-                vertical(y, y + 8 &* ys, stride: ys, limit: limit &+ 4, macroblockEdge: true)
-                if !simple { vertical(u, v, stride: cs, limit: limit &+ 4, macroblockEdge: true) }
+                F.lumaLeftEdge(y, stride: ys, limit: limit &+ 4, interior: interior, hevThreshold: hev)
+                F.chromaLeftEdge(u, v, stride: cs, limit: limit &+ 4, interior: interior, hevThreshold: hev)
             }
             if inner {
-                for k in 1...3 { vertical(y + 4 &* k, y + (8 &* ys &+ 4 &* k), stride: ys, limit: limit, macroblockEdge: false) }
-                if !simple { vertical(u + 4, v + 4, stride: cs, limit: limit, macroblockEdge: false) }
+                F.lumaInnerVerticalEdges(y, stride: ys, limit: limit, interior: interior, hevThreshold: hev)
+                F.chromaInnerVerticalEdge(u, v, stride: cs, limit: limit, interior: interior, hevThreshold: hev)
             }
             if mbY > 0 {
-                var e = F.loadHorizontal(y, stride: ys, wide: !simple)
-                if simple {
-                    F.simple(&e, limit: limit &+ 4)
-                } else {
-                    F.normal(&e, limit: limit &+ 4, interior: interior, hevThreshold: hev, macroblockEdge: true)
-                }
-                F.storeHorizontal(e, y, stride: ys, wide: !simple)
-                if !simple {
-                    var c = F.loadHorizontal(u, v, stride: cs)
-                    F.normal(&c, limit: limit &+ 4, interior: interior, hevThreshold: hev, macroblockEdge: true)
-                    F.storeHorizontal(c, u, v, stride: cs)
-                }
+                F.lumaTopEdge(y, stride: ys, limit: limit &+ 4, interior: interior, hevThreshold: hev)
+                F.chromaTopEdge(u, v, stride: cs, limit: limit &+ 4, interior: interior, hevThreshold: hev)
             }
             if inner {
-                for k in 1...3 {
-                    let row = y + 4 &* k &* ys
-                    var e = F.loadHorizontal(row, stride: ys, wide: !simple)
-                    if simple {
-                        F.simple(&e, limit: limit)
-                    } else {
-                        F.normal(&e, limit: limit, interior: interior, hevThreshold: hev, macroblockEdge: false)
-                    }
-                    F.storeHorizontal(e, row, stride: ys, wide: !simple)
-                }
-                if !simple {
-                    var c = F.loadHorizontal(u + 4 &* cs, v + 4 &* cs, stride: cs)
-                    F.normal(&c, limit: limit, interior: interior, hevThreshold: hev, macroblockEdge: false)
-                    F.storeHorizontal(c, u + 4 &* cs, v + 4 &* cs, stride: cs)
-                }
+                F.lumaInnerHorizontalEdges(y, stride: ys, limit: limit, interior: interior, hevThreshold: hev)
+                F.chromaInnerHorizontalEdge(u, v, stride: cs, limit: limit, interior: interior, hevThreshold: hev)
             }
         }
     }

@@ -16,7 +16,7 @@ import TestSupport
                 UInt8(clamping: base + Int(random.next() % UInt64(2 * spread + 1)) - spread)
             }
             var vector = reference
-            let limit = Int32(1 + random.next() % 140), interior = Int32(1 + random.next() % 63)
+            let limit = Int32(1 + random.next() % 193), interior = Int32(1 + random.next() % 63)
             let hev = Int32(random.next() % 3), macroblockEdge = random.next() & 1 == 0
             let vertical = random.next() & 1 == 0, simple = trial % 4 == 0
             reference.withUnsafeMutableBufferPointer { buffer in
