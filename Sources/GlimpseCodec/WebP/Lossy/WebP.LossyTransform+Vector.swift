@@ -12,37 +12,30 @@
 /// disagree with each other (its C transform computes in `int`), and this one
 /// follows the SSE2 build.
 ///
-/// Swift exposes no `pmulhw`; the products are taken in 32-bit halves (see
-/// `highProduct`). The kernels are small `@inline(__always)` functions using
-/// only bit casts, lane arithmetic and lane lists that compile to shuffles, so
-/// that they stay vector code inside the large decoder (checked with `objdump`).
+/// Swift exposes no `pmulhw`; written lane by lane as a 32-bit product shifted
+/// by 16, LLVM vectorises it into one (`highProduct`). The kernels are small
+/// `@inline(__always)` functions using bit casts, lane arithmetic and lane
+/// lists that compile to shuffles, so that they stay vector code (checked with
+/// `objdump`). Lane lists are straight-line code for the Swift optimiser, where
+/// the standard library's vector shifts, masks and conversions are loops that
+/// count against its inlining budget and were left as calls.
 extension WebP.LossyTransform {
     typealias Lanes = SIMD8<Int16>
 
-    /// `(x · k + bias) >> 16` in every lane, for 0 < k < 2^15 and 0 ≤ bias < 2^16.
-    /// The lanes are taken as four 32-bit words, the even (low) and odd (high)
-    /// halves multiplied in 32 bits, exact as |x · k| < 2^30, and the results put
-    /// back in place; written with bit casts and shifts only (no lane width
-    /// conversions, which the compiler calls out of line in this module), it
-    /// compiles to two `pmaddwd`s.
+    /// `(x · k) >> 16` in every lane (`pmulhw`).
     @inline(__always)
-    private static func highProduct(_ x: Lanes, _ k: Int32, bias: Int32) -> Lanes {
-        let v = unsafeBitCast(x, to: SIMD4<Int32>.self)
-        let even = (v &<< 16) &>> 16, odd = v &>> 16
-        let low = unsafeBitCast(even &* k &+ bias, to: SIMD4<UInt32>.self) &>> 16
-        let high = unsafeBitCast(odd &* k &+ bias, to: SIMD4<UInt32>.self) & 0xFFFF_0000
-        return unsafeBitCast(low | high, to: Lanes.self)
+    private static func highProduct(_ x: Lanes, _ k: Int16) -> Lanes {
+        @inline(__always) func lane(_ v: Int16) -> Int16 { Int16(truncatingIfNeeded: (Int32(v) &* Int32(k)) &>> 16) }
+        return Lanes(lane(x[0]), lane(x[1]), lane(x[2]), lane(x[3]), lane(x[4]), lane(x[5]), lane(x[6]), lane(x[7]))
     }
 
-    /// `(x · 85627) >> 16` (libwebp's `MUL1`, 20091/65536 + 1): `x + (x · 20091) >> 16`.
+    /// `(x · 85627) >> 16` (libwebp's `MUL1`, 20091/65536 + 1) as SSE2 computes it.
     @inline(__always)
-    private static func multiply1(_ x: Lanes) -> Lanes { highProduct(x, 20091, bias: 0) &+ x }
+    private static func multiply1(_ x: Lanes) -> Lanes { x &+ highProduct(x, 20091) }
 
-    /// `(x · 35468) >> 16` (libwebp's `MUL2`) = `x + ⌊x · (35468 − 65536) / 65536⌋`
-    /// = `x − ⌈x · 30068 / 65536⌉` = `x − (x · 30068 + 65535) >> 16`: the same value
-    /// as SSE2's `x + pmulhw(x, −30068)`, with a multiplier below 2^15.
+    /// `(x · 35468) >> 16` (libwebp's `MUL2`) as SSE2 computes it, with 35468 − 65536.
     @inline(__always)
-    private static func multiply2(_ x: Lanes) -> Lanes { x &- highProduct(x, 30068, bias: 65535) }
+    private static func multiply2(_ x: Lanes) -> Lanes { x &+ highProduct(x, -30068) }
 
     /// One 1-D pass over four rows (or, after a transpose, columns) of both blocks.
     @inline(__always)
@@ -90,17 +83,22 @@ extension WebP.LossyTransform {
     /// Eight bytes as eight 16-bit lanes (an interleave with zeros: `punpcklbw`).
     @inline(__always)
     private static func widen(_ bytes: UInt64) -> Lanes {
-        let b = unsafeBitCast(SIMD2<UInt64>(bytes, 0), to: SIMD16<UInt8>.self), z = SIMD16<UInt8>()
-        return unsafeBitCast(SIMD16<UInt8>(b[0], z[0], b[1], z[1], b[2], z[2], b[3], z[3],
-                                           b[4], z[4], b[5], z[5], b[6], z[6], b[7], z[7]), to: Lanes.self)
+        let b = unsafeBitCast(bytes, to: SIMD8<UInt8>.self)
+        return Lanes(Int16(b[0]), Int16(b[1]), Int16(b[2]), Int16(b[3]), Int16(b[4]), Int16(b[5]), Int16(b[6]), Int16(b[7]))
     }
 
     /// The low bytes of eight 16-bit lanes, each clamped to 0…255 first (`packuswb`).
     @inline(__always)
     private static func narrowClamping(_ x: Lanes) -> UInt64 {
-        var v = x & ~(x &>> 15)  // max(x, 0)
-        let d = Lanes(repeating: 255) &- v
-        v &+= d & (d &>> 15)  // min(v, 255)
+        // Selects through masks (single instructions for the optimiser; see the loop filter),
+        // which LLVM folds with the truncation below into `packuswb`.
+        typealias Mask = SIMDMask<Lanes>
+        @inline(__always) func select(_ m: Mask, _ a: Lanes, _ b: Lanes) -> Lanes {
+            unsafeBitCast((m .& unsafeBitCast(a, to: Mask.self)) .| (.!m .& unsafeBitCast(b, to: Mask.self)), to: Lanes.self)
+        }
+        let zero = Lanes(), high = Lanes(repeating: 255)
+        let raised = select(x .< zero, zero, x)
+        let v = select(raised .> high, high, raised)
         let b = unsafeBitCast(v, to: SIMD16<UInt8>.self)
         return unsafeBitCast(SIMD8<UInt8>(b[0], b[2], b[4], b[6], b[8], b[10], b[12], b[14]), to: UInt64.self)
     }
@@ -111,7 +109,7 @@ extension WebP.LossyTransform {
     private static func addRow(_ p: UnsafeMutablePointer<UInt8>, _ residue: Lanes, two: Bool) {
         let raw = UnsafeMutableRawPointer(p)
         // The caller guarantees 8 (or 4) bytes at p; with `two` false the upper lanes are never stored.
-        let bytes = two ? raw.loadUnaligned(as: UInt64.self) : UInt64(raw.loadUnaligned(as: UInt32.self))
+        let bytes = two ? raw.loadUnaligned(as: UInt64.self) : UInt64(raw.loadUnaligned(as: UInt32.self)) &* 0x1_0000_0001
         let packed = narrowClamping(widen(bytes) &+ residue)
         if two {
             raw.storeBytes(of: packed, as: UInt64.self)
@@ -126,7 +124,9 @@ extension WebP.LossyTransform {
         @inline(__always) func row(_ k: Int) -> Lanes {
             // Row k of block A (4 Int16 at offset 8k bytes) and, when `two`, of block B 32 bytes on.
             let a = raw.loadUnaligned(fromByteOffset: k &* 8, as: UInt64.self)
-            let b = two ? raw.loadUnaligned(fromByteOffset: 32 &+ k &* 8, as: UInt64.self) : 0
+            // A single block fills the upper lanes with a copy of itself: with zeros there,
+            // LLVM proves half the lanes constant and turns the first pass into scalar code.
+            let b = two ? raw.loadUnaligned(fromByteOffset: 32 &+ k &* 8, as: UInt64.self) : a
             return unsafeBitCast(SIMD2<UInt64>(a, b), to: Lanes.self)
         }
         let (v0, v1, v2, v3) = pass(row(0), row(1), row(2), row(3))
