@@ -76,7 +76,7 @@ extension WebP.LosslessTransform {
         let add = Self.addPixels
         if y == 0 {
             target[0] = add(source[0], 0xff00_0000)
-            for x in 1..<max(width, 1) { target[x] = add(source[x], target[x - 1]) }
+            if width > 1 { Self.addLeftRun(source: source, row: target, from: 1, to: width) }
             return
         }
         target[0] = add(source[0], up[0])
@@ -128,7 +128,7 @@ extension WebP.LosslessTransform {
             (a & b) &+ ((a ^ b) &>> 1)
         }
         switch mode {
-        case 1: for x in from..<to { row[x] = addPixels(source[x], row[x - 1]) }
+        case 1: addLeftRun(source: source, row: row, from: from, to: to)
         case 2: fromAbove(above(0)) { up[$0] }
         case 3: fromAbove(above(1)) { up[$0 + 1] }
         case 4: fromAbove(above(-1)) { up[$0 - 1] }
@@ -147,6 +147,36 @@ extension WebP.LosslessTransform {
         default:
             let black = SIMD16<UInt8>(0, 0, 0, 0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff)
             fromAbove({ _ in black }) { _ in 0xff00_0000 }
+        }
+    }
+
+    /// Mode 1 (L) for x in `from..<to` (from ≥ 1), four pixels a step as libwebp's
+    /// SSE2 `PredictorAdd1`: the bytewise running sum of the four residuals (each
+    /// plus the one before, then plus the pair before) plus the pixel left of them,
+    /// so the chain from pixel to pixel is one add per four.
+    @inline(__always)
+    private static func addLeftRun(source: UnsafePointer<UInt32>, row: UnsafeMutablePointer<UInt32>, from: Int, to: Int) {
+        typealias Bytes = SIMD16<UInt8>
+        typealias Pixels = SIMD4<UInt32>
+        @inline(__always) func bytes(_ p: Pixels) -> Bytes { unsafeBitCast(p, to: Bytes.self) }
+        var x = from
+        // Safe: from ≥ 1, so row[from - 1] is decoded.
+        var left = Pixels(repeating: row[x &- 1])
+        while to &- x >= 4 {
+            // Safe: x + 4 <= to <= the row's width.
+            let residuals = UnsafeRawPointer(source + x).loadUnaligned(as: Pixels.self)
+            // Lane lists with zeros, which compile to byte shifts of the vector (`pslldq`).
+            let pairs = unsafeBitCast(bytes(residuals) &+ bytes(Pixels(0, residuals[0], residuals[1], residuals[2])),
+                                      to: Pixels.self)
+            let sums = bytes(pairs) &+ bytes(Pixels(0, 0, pairs[0], pairs[1]))
+            let pixels = unsafeBitCast(sums &+ bytes(left), to: Pixels.self)
+            UnsafeMutableRawPointer(row + x).storeBytes(of: pixels, as: Pixels.self)
+            left = Pixels(repeating: pixels[3])
+            x &+= 4
+        }
+        while x < to {
+            row[x] = addPixels(source[x], row[x &- 1])
+            x &+= 1
         }
     }
 
