@@ -235,85 +235,93 @@ extension WebP {
             store(e.q1, u + s, v + s); store(e.q2, u + 2 &* s, v + 2 &* s)
         }
 
-        /// Two 8×8 byte blocks side by side: row `i` of the first block in lane 0
-        /// of element `i`, of the second in lane 1 (each row a little-endian word).
-        typealias Block = (SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>,
-                           SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>)
-
-        /// Transposes both 8×8 byte blocks (rows become columns) by exchanging
-        /// bytes, then byte pairs, then quads between rows 1, 2 and 4 apart, both
-        /// blocks at once in 64-bit lanes. It is its own inverse. Kept out of line:
-        /// inlined into the filter, the compiler turns it into scalar code on each
-        /// lane; on its own it is 107 SSE2 instructions.
-        @inline(never)
-        static func transpose(_ b: Block) -> Block {
-            var (r0, r1, r2, r3, r4, r5, r6, r7) = b
-            @inline(__always) func exchange(_ a: inout SIMD2<UInt64>, _ c: inout SIMD2<UInt64>, _ shift: UInt64, _ mask: UInt64) {
-                let t = ((a &>> shift) ^ c) & SIMD2(repeating: mask)
-                c ^= t
-                a ^= t &<< shift
-            }
-            let m1: UInt64 = 0x00ff_00ff_00ff_00ff, m2: UInt64 = 0x0000_ffff_0000_ffff, m4: UInt64 = 0x0000_0000_ffff_ffff
-            exchange(&r0, &r1, 8, m1); exchange(&r2, &r3, 8, m1); exchange(&r4, &r5, 8, m1); exchange(&r6, &r7, 8, m1)
-            exchange(&r0, &r2, 16, m2); exchange(&r1, &r3, 16, m2); exchange(&r4, &r6, 16, m2); exchange(&r5, &r7, 16, m2)
-            exchange(&r0, &r4, 32, m4); exchange(&r1, &r5, 32, m4); exchange(&r2, &r6, 32, m4); exchange(&r3, &r7, 32, m4)
-            return (r0, r1, r2, r3, r4, r5, r6, r7)
+        // Interleaves of the low or high halves of two vectors in 8-, 16-, 32- and 64-bit
+        // units (SSE2's `punpckl…`/`punpckh…`), as lane lists, which LLVM compiles to those
+        // and which are straight-line code for the Swift optimiser's inlining budget.
+        @_transparent private static func low8(_ a: Bytes, _ b: Bytes) -> Bytes {
+            Bytes(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3], a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7])
         }
-
-        /// Rows 0–7 from `upper` and from `lower`, each starting 4 pixels left of the edge.
-        @_transparent
-        private static func loadBlock(_ upper: UnsafeMutablePointer<UInt8>, _ lower: UnsafeMutablePointer<UInt8>,
-                                      stride s: Int) -> Block {
-            // Each of the 8 rows has 4 readable pixels left of the edge and 4 from it on
-            // (every filtered edge is at least 4 pixels inside the row).
-            @inline(__always) func row(_ i: Int) -> SIMD2<UInt64> {
-                unsafeBitCast((UnsafeRawPointer(upper + (i &* s &- 4)).loadUnaligned(as: UInt64.self),
-                               UnsafeRawPointer(lower + (i &* s &- 4)).loadUnaligned(as: UInt64.self)), to: SIMD2<UInt64>.self)
-            }
-            return (row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
+        @_transparent private static func high8(_ a: Bytes, _ b: Bytes) -> Bytes {
+            Bytes(a[8], b[8], a[9], b[9], a[10], b[10], a[11], b[11], a[12], b[12], a[13], b[13], a[14], b[14], a[15], b[15])
         }
-
-        @_transparent
-        private static func storeBlock(_ b: Block, _ upper: UnsafeMutablePointer<UInt8>, _ lower: UnsafeMutablePointer<UInt8>,
-                                       stride s: Int) {
-            @inline(__always) func row(_ i: Int, _ v: SIMD2<UInt64>) {
-                let (first, second) = unsafeBitCast(v, to: (UInt64, UInt64).self)
-                UnsafeMutableRawPointer(upper + (i &* s &- 4)).storeBytes(of: first, as: UInt64.self)
-                UnsafeMutableRawPointer(lower + (i &* s &- 4)).storeBytes(of: second, as: UInt64.self)
-            }
-            row(0, b.0); row(1, b.1); row(2, b.2); row(3, b.3); row(4, b.4); row(5, b.5); row(6, b.6); row(7, b.7)
+        @_transparent private static func low16(_ a: Bytes, _ b: Bytes) -> Bytes {
+            let x = unsafeBitCast(a, to: SIMD8<UInt16>.self), y = unsafeBitCast(b, to: SIMD8<UInt16>.self)
+            return unsafeBitCast(SIMD8<UInt16>(x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3]), to: Bytes.self)
         }
-
-        @_transparent
-        private static func rowBytes(_ words: SIMD2<UInt64>) -> SIMD16<UInt8> {
-            unsafeBitCast(words, to: SIMD16<UInt8>.self)
+        @_transparent private static func high16(_ a: Bytes, _ b: Bytes) -> Bytes {
+            let x = unsafeBitCast(a, to: SIMD8<UInt16>.self), y = unsafeBitCast(b, to: SIMD8<UInt16>.self)
+            return unsafeBitCast(SIMD8<UInt16>(x[4], y[4], x[5], y[5], x[6], y[6], x[7], y[7]), to: Bytes.self)
         }
-
-        @_transparent
-        private static func rowWords(_ bytes: SIMD16<UInt8>) -> SIMD2<UInt64> {
-            unsafeBitCast(bytes, to: SIMD2<UInt64>.self)
+        @_transparent private static func low32(_ a: Bytes, _ b: Bytes) -> Bytes {
+            let x = unsafeBitCast(a, to: SIMD4<UInt32>.self), y = unsafeBitCast(b, to: SIMD4<UInt32>.self)
+            return unsafeBitCast(SIMD4<UInt32>(x[0], y[0], x[1], y[1]), to: Bytes.self)
+        }
+        @_transparent private static func high32(_ a: Bytes, _ b: Bytes) -> Bytes {
+            let x = unsafeBitCast(a, to: SIMD4<UInt32>.self), y = unsafeBitCast(b, to: SIMD4<UInt32>.self)
+            return unsafeBitCast(SIMD4<UInt32>(x[2], y[2], x[3], y[3]), to: Bytes.self)
+        }
+        @_transparent private static func low64(_ a: Bytes, _ b: Bytes) -> Bytes {
+            let x = unsafeBitCast(a, to: SIMD2<UInt64>.self), y = unsafeBitCast(b, to: SIMD2<UInt64>.self)
+            return unsafeBitCast(SIMD2<UInt64>(x[0], y[0]), to: Bytes.self)
+        }
+        @_transparent private static func high64(_ a: Bytes, _ b: Bytes) -> Bytes {
+            let x = unsafeBitCast(a, to: SIMD2<UInt64>.self), y = unsafeBitCast(b, to: SIMD2<UInt64>.self)
+            return unsafeBitCast(SIMD2<UInt64>(x[1], y[1]), to: Bytes.self)
         }
 
         /// The pixels across a vertical edge of 16 rows, row `i` in lane `i`:
         /// rows 0–7 start at `upper`, rows 8–15 at `lower` (the next 8 luma
-        /// rows, or the V plane beside U), `stride` apart.
+        /// rows, or the V plane beside U), `stride` apart. The 16 rows of 8 bytes
+        /// (4 each side of the edge) are transposed into 8 columns of 16 as libwebp's
+        /// SSE2 filters do: byte pairs of neighbouring rows, then 4-row, 8-row and
+        /// 16-row columns.
         @_transparent
         static func loadVertical(_ upper: UnsafeMutablePointer<UInt8>, _ lower: UnsafeMutablePointer<UInt8>,
                                  stride s: Int) -> Edge {
-            let t = transpose(loadBlock(upper, lower, stride: s))
-            var e = Edge()
-            e.p3 = rowBytes(t.0); e.p2 = rowBytes(t.1); e.p1 = rowBytes(t.2); e.p0 = rowBytes(t.3)
-            e.q0 = rowBytes(t.4); e.q1 = rowBytes(t.5); e.q2 = rowBytes(t.6); e.q3 = rowBytes(t.7)
-            return e
+            // Each of the 16 rows has 4 readable pixels left of the edge and 4 from it on
+            // (every filtered edge is at least 4 pixels inside the row).
+            @inline(__always) func row(_ i: Int) -> Bytes {
+                let p = i < 8 ? upper + (i &* s &- 4) : lower + ((i &- 8) &* s &- 4)
+                let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+                // The upper half is never used; a copy rather than zeros, which LLVM would fold into worse shuffles.
+                return unsafeBitCast(SIMD2<UInt64>(word, word), to: Bytes.self)
+            }
+            // Rows 2k and 2k + 1, byte by byte: 16-bit unit j is column j of the two rows.
+            let t0 = low8(row(0), row(1)), t1 = low8(row(2), row(3)), t2 = low8(row(4), row(5)), t3 = low8(row(6), row(7))
+            let t4 = low8(row(8), row(9)), t5 = low8(row(10), row(11))
+            let t6 = low8(row(12), row(13)), t7 = low8(row(14), row(15))
+            // 32-bit unit j: column j (or j + 4 from `high16`) of four rows.
+            let a0 = low16(t0, t1), a1 = high16(t0, t1), b0 = low16(t2, t3), b1 = high16(t2, t3)
+            let c0 = low16(t4, t5), c1 = high16(t4, t5), d0 = low16(t6, t7), d1 = high16(t6, t7)
+            // 64-bit units: two columns of rows 0–7 (e) and of rows 8–15 (f).
+            let e0 = low32(a0, b0), e1 = high32(a0, b0), e2 = low32(a1, b1), e3 = high32(a1, b1)
+            let f0 = low32(c0, d0), f1 = high32(c0, d0), f2 = low32(c1, d1), f3 = high32(c1, d1)
+            return Edge(p3: low64(e0, f0), p2: high64(e0, f0), p1: low64(e1, f1), p0: high64(e1, f1),
+                        q0: low64(e2, f2), q1: high64(e2, f2), q2: low64(e3, f3), q3: high64(e3, f3))
         }
 
-        /// Writes an edge read by ``loadVertical(_:_:stride:)`` back (all eight pixels per row).
+        /// Writes an edge read by ``loadVertical(_:_:stride:)`` back (all eight pixels per row):
+        /// the same interleaves in reverse, columns into rows.
         @_transparent
         static func storeVertical(_ e: Edge, _ upper: UnsafeMutablePointer<UInt8>, _ lower: UnsafeMutablePointer<UInt8>,
                                   stride s: Int) {
-            let t = (rowWords(e.p3), rowWords(e.p2), rowWords(e.p1), rowWords(e.p0),
-                     rowWords(e.q0), rowWords(e.q1), rowWords(e.q2), rowWords(e.q3))
-            storeBlock(transpose(t), upper, lower, stride: s)
+            // 16-bit unit r: columns 2k and 2k + 1 of row r (rows 0–7 from `low8`, 8–15 from `high8`).
+            let g0 = low8(e.p3, e.p2), g1 = high8(e.p3, e.p2), g2 = low8(e.p1, e.p0), g3 = high8(e.p1, e.p0)
+            let g4 = low8(e.q0, e.q1), g5 = high8(e.q0, e.q1), g6 = low8(e.q2, e.q3), g7 = high8(e.q2, e.q3)
+            // 32-bit unit: four columns of one row.
+            let h0 = low16(g0, g2), h1 = high16(g0, g2), h2 = low16(g4, g6), h3 = high16(g4, g6)
+            let h4 = low16(g1, g3), h5 = high16(g1, g3), h6 = low16(g5, g7), h7 = high16(g5, g7)
+            // 64-bit units: whole rows, two a vector.
+            let rows = (low32(h0, h2), high32(h0, h2), low32(h1, h3), high32(h1, h3),
+                        low32(h4, h6), high32(h4, h6), low32(h5, h7), high32(h5, h7))
+            @inline(__always) func store(_ pair: Bytes, _ i: Int) {
+                let (first, second) = unsafeBitCast(pair, to: (UInt64, UInt64).self)
+                let p = i < 8 ? upper + (i &* s &- 4) : lower + ((i &- 8) &* s &- 4)
+                UnsafeMutableRawPointer(p).storeBytes(of: first, as: UInt64.self)
+                UnsafeMutableRawPointer(p + s).storeBytes(of: second, as: UInt64.self)
+            }
+            store(rows.0, 0); store(rows.1, 2); store(rows.2, 4); store(rows.3, 6)
+            store(rows.4, 8); store(rows.5, 10); store(rows.6, 12); store(rows.7, 14)
         }
     }
 }
