@@ -58,11 +58,14 @@ extension WebP.LossyFrameDecoder {
             // Sub-blocks on the right edge below the first row see the macroblock's above-right pixels.
             for k in 1...3 { (topRight + k &* 4 &* s).update(from: topRight, count: 4) }
             var bits = nonZero.luma
-            for n in 0..<16 {
-                let dst = y + ((n >> 2) &* 4 &* s &+ (n & 3) &* 4)
-                WebP.LossyPrediction.predict4x4(dst, mode: modes.lumaMode(n))
-                WebP.LossyTransform.apply(code: bits >> 30, coefficients + n &* 16, dst)
-                bits <<= 2
+            // The modes read in place once (a mode a time copied all 16 to the stack each time).
+            withUnsafeBytes(of: modes.lumaModes) { lumaModes in
+                for n in 0..<16 {
+                    let dst = y + ((n >> 2) &* 4 &* s &+ (n & 3) &* 4)
+                    WebP.LossyPrediction.predict4x4(dst, mode: Int(lumaModes[n]))
+                    WebP.LossyTransform.apply(code: bits >> 30, coefficients + n &* 16, dst)
+                    bits <<= 2
+                }
             }
         } else {
             WebP.LossyPrediction.predictBlock(y, size: 16, mode: modes.lumaMode(0), hasTop: mbY > 0, hasLeft: mbX > 0)
