@@ -17,6 +17,16 @@ struct FuzzRegressionTests {
         }
     }
 
+    /// The fuzzer's first seed to trip the WebP check: a 380-frame animation cut at
+    /// 256 KiB (its `-max_len`). The decoder keeping the frames runs out of byte budget
+    /// (96 MiB) after about 178 frames; the iterator, which keeps only its canvas, decodes 200 frames
+    /// and then meets the cut. Both are right; the check must accept the pair.
+    @Test func webPDecoderOverBudgetWhileTheIteratorGoesOn() throws {
+        guard let url = Fixtures.corpus("webp/anim/wuffs_gifplayer-muybridge-mixed.webp") else { return }
+        let bytes = Array(try Fixtures.bytes(at: url).prefix(256 << 10))
+        #expect(FuzzChecks.run(.webp, bytes) == nil)
+    }
+
     @Test func splitPointsCoverTheInputAndDependOnIt() {
         let a = [UInt8](repeating: 1, count: 5000), b = [UInt8](repeating: 2, count: 5000)
         for bytes in [a, b] {
