@@ -1,10 +1,10 @@
 /// The edges of one macroblock, one function per kind of edge as libwebp's
 /// `VFilter16`, `HFilter16i`, `VFilter8`… (`dsp/dec_sse2.c`): the filter is
 /// inlined into each with its 6-tap or 4-tap choice fixed. Each function is
-/// kept small on purpose: the Swift optimiser stops inlining even
-/// `@inline(__always)` callees into a function past about 400 SIL blocks, and
-/// every vector operation of the filter counts as a loop until LLVM vectorises
-/// it; one function for every edge left the loads and stores as calls.
+/// kept small on purpose: past its block budget the Swift optimiser inlines
+/// nothing more into a function (see ``WebP/LossyEdgeFilter``), and every vector
+/// shift of the filter counts as a loop until LLVM vectorises it; one function
+/// for every edge left the loads and stores as calls.
 extension WebP.LossyEdgeFilter {
     // MARK: Normal filter, luma (16 pixels along each edge)
 

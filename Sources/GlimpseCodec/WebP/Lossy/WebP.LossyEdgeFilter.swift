@@ -24,10 +24,11 @@ extension WebP {
         // The standard library implements `&`, `|`, `replacing(with:where:)` and
         // pointwise minimum and maximum of integer vectors as loops over the lanes, which
         // LLVM turns back into single instructions, but only after the Swift optimiser
-        // has counted every loop's blocks against its inlining budget (inlining into
-        // a function stops past about 400 blocks, `@inline(__always)` included). The
-        // operators of `SIMDMask` on concrete storage types, its comparisons, and
-        // wrapping `&+`, `&-` and `&*` are single instructions from the start, so
+        // has counted every loop's blocks against its inlining budget (an
+        // `@inline(__always)` callee of more than 64 SIL blocks is inlined only into a
+        // caller of fewer than 64, other callees not into one past 400). The
+        // comparisons and wrapping `&+`, `&-` and `&*` of concrete vector types, and the
+        // operators of `SIMDMask` on concrete storage, are single instructions from the start, so
         // bitwise operations go through masks; selects are `and`/`andnot`/`or`,
         // which LLVM folds with the comparison before them into `pmaxub`, `pminsw`…
         // (a vector reinterpreted as a mask is only ever combined bit by bit, never read
