@@ -7,7 +7,7 @@ extension ImageDownloader {
     typealias TransferID = TransferRegistry.TransferID
 
     /// Starts transfers the queue granted a slot: builds each request, runs the
-    /// request modifier, then hands the task to URLSession.
+    /// request modifier, then hands the task to URLSession (on ``sessionCalls``).
     func start(_ ids: [TransferID]) {
         for id in ids {
             let prepared = state.withLock { $0.registry.beginPreparing(id) }
@@ -66,13 +66,30 @@ extension ImageDownloader {
             processing.async { [self] in loadFile(id, url: url) }
             return
         }
+        // Never on the caller's thread, which may be one of the cooperative pool's few.
+        sessionCalls.async { [self] in resumeTask(id, request, url: url) }
+    }
+
+    /// Creates, prioritises and resumes the task of a prepared request, on
+    /// ``sessionCalls``: each of the three waits for URLSession's work queue.
+    private func resumeTask(_ id: TransferID, _ request: URLRequest, url: URL) {
+        // Every caller may have left while this waited its turn (their cancellation
+        // freed the slot), and the sessions are invalidated on this queue after the flag
+        // is set: checked here, no task is created for nobody or on an invalidated
+        // session (which traps).
+        let priority: ImageDownloadPriority? = state.withLock { state in
+            guard !state.isInvalidated else { return nil }
+            return state.registry.read(id) { transfer -> ImageDownloadPriority? in
+                guard case .preparing = transfer.phase else { return nil }
+                return transfer.priority
+            } ?? nil
+        }
+        guard let priority else { return }
         // Created outside the lock; it cannot report anything before `resume()`.
         let task = (request.httpShouldHandleCookies ? cookieSession : session).dataTask(with: request)
         // Outside the state lock: the setter synchronises with URLSession's own queue, whose
         // thread may be waiting for that lock to report another task's events.
-        if let priority = state.withLock({ $0.registry.read(id, { $0.priority }) }) {
-            task.priority = priority.sessionPriority
-        }
+        task.priority = priority.sessionPriority
         let launched: Bool = state.withLock { state in
             guard state.registry.beginRunning(id, task: task) else { return false }
             state.transferOfTask[ObjectIdentifier(task)] = TaskEntry(transfer: id, url: url)

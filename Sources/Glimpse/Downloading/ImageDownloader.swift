@@ -41,6 +41,16 @@ public final class ImageDownloader: Sendable {
     /// thread (see ``SessionDelegateQueue``): only when that runs no user code,
     /// that is without a response validator or a notification center.
     let handlesEventsInline: Bool
+    /// The URLSession calls that wait for URLSession's work queue: creating a
+    /// task, setting its priority, resuming it (corelibs runs each as a
+    /// `DispatchQueue.sync` on a queue that every session of the process
+    /// shares), and invalidating the sessions after them. While large bodies
+    /// arrive that queue is busy with libcurl's callbacks, one per 16 KiB
+    /// piece, and a call waited up to 80 ms behind them; made from a caller's
+    /// thread — in the pipeline, one of the cooperative pool's few threads —
+    /// that stalled every other task of the process (`bench-pipeline`'s
+    /// latency-under-load). Serial, so that a task's calls keep their order.
+    let sessionCalls = DispatchQueue(label: "Glimpse.ImageDownloader.session-calls")
     /// File reads. Dispatch rather than tasks: synchronous, possibly long work
     /// must not occupy the cooperative pool (and must not wait for it when
     /// other code keeps it busy).
@@ -229,7 +239,9 @@ public final class ImageDownloader: Sendable {
             return (task, effective)
         }
         // A running transfer keeps its slot; URLSession may still favour it.
-        if let (task, effective) = running { task.priority = effective.sessionPriority }
+        if let (task, effective) = running {
+            sessionCalls.async { task.priority = effective.sessionPriority }
+        }
     }
 
     func isActive(caller: UInt64) -> Bool {
@@ -283,7 +295,8 @@ public final class ImageDownloader: Sendable {
     }
 
     /// Cancels everything and refuses later requests (they fail with
-    /// ``ImageDownloadError/cancelled``); then invalidates the session.
+    /// ``ImageDownloadError/cancelled``); then invalidates the sessions, in the
+    /// background (URLSession waits for its work queue to do so).
     public func invalidate() {
         let observers = state.withLock { state in
             state.isInvalidated = true
@@ -294,8 +307,12 @@ public final class ImageDownloader: Sendable {
             return Array(state.observers.values)
         }
         cancelAll()
-        session.invalidateAndCancel()
-        cookieSession.invalidateAndCancel()
+        // After every launch already queued there: each later one sees `isInvalidated`
+        // and creates no task (corelibs traps on a task of an invalidated session).
+        sessionCalls.async { [session, cookieSession] in
+            session.invalidateAndCancel()
+            cookieSession.invalidateAndCancel()
+        }
         for observer in observers { observer.finish() }
     }
 

@@ -210,4 +210,24 @@ struct ImageDownloaderConcurrencyTests {
         recorder.expectEachCompletedOnce()
         await harness.finish()
     }
+
+    /// Tasks are created and resumed on a queue of the downloader's, after
+    /// `download` returns: invalidating before that queue gets to them must
+    /// cancel every caller and free every slot, and never create a task on the
+    /// invalidated session (corelibs traps on that).
+    @Test func invalidatingBeforeTheTasksAreCreatedCancelsEveryCaller() async throws {
+        let harness = try DownloaderHarness.make { $0.maximumConcurrentDownloads = 8 }
+        harness.server.setFallback(.fixed(Response(body: .stall(declaredLength: 10_000, limit: .seconds(60)))))
+        let recorder = DownloadRecorder()
+        for index in 0..<8 {
+            recorder.start(harness.downloader, ImageDownloadRequest(url: harness.url("/\(index)")), as: index)
+        }
+        harness.downloader.invalidate()
+        #expect(await recorder.waitForCompletions())
+        recorder.expectEachCompletedOnce()
+        #expect(recorder.all.values.allSatisfy { $0.error == .cancelled })
+        #expect(await eventually { harness.downloader.currentDownloadCount == 0 })
+        await #expect(throws: ImageDownloadError.cancelled) { try await harness.downloader.download(harness.url("/late")) }
+        await harness.finish()
+    }
 }
