@@ -108,7 +108,8 @@ extension WebP.LossyTransform {
     @inline(__always)
     private static func addRow(_ p: UnsafeMutablePointer<UInt8>, _ residue: Lanes, two: Bool) {
         let raw = UnsafeMutableRawPointer(p)
-        // The caller guarantees 8 (or 4) bytes at p; with `two` false the upper lanes are never stored.
+        // The caller guarantees 8 (or 4) bytes at p; with `two` false the upper lanes hold a
+        // copy of the four bytes (not zeros, as in `transform`) and are never stored.
         let bytes = two ? raw.loadUnaligned(as: UInt64.self) : UInt64(raw.loadUnaligned(as: UInt32.self)) &* 0x1_0000_0001
         let packed = narrowClamping(widen(bytes) &+ residue)
         if two {
