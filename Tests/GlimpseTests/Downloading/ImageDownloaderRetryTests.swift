@@ -157,11 +157,13 @@ struct ImageDownloaderRetryTests {
     }
 
     @Test func aWaitingRetryHoldsNoSlotAndCanBeCancelled() async throws {
-        let harness = try harness(RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(20))) {
+        let harness = try harness(RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(20),
+                                              maximumRetryAfter: .seconds(7200))) {
             $0.maximumConcurrentDownloads = 1
         }
-        // Long enough that the retry cannot come before the cancel, however busy the machine.
-        harness.server.setRoute("/slow", .resource(body, faults: [.status(503, retryAfter: "20")]))
+        // An hour: the retry cannot come before the cancel, however long the machine keeps
+        // this test waiting (20 s ran out when parallel codec tests held the cooperative pool).
+        harness.server.setRoute("/slow", .resource(body, faults: [.status(503, retryAfter: "3600")]))
         harness.server.setRoute("/other", .fixed(.ok([1, 2, 3])))
         let waiting = Mutex<Result<ImageDownloadResult, ImageDownloadError>?>(nil)
         let events = harness.downloader.events()
