@@ -97,6 +97,32 @@ import TestSupport
         #expect(try decoder.finish().frames.first?.pixels == whole.frames.first?.pixels)
     }
 
+    /// An empty token partition is read past its end from the start (libwebp's
+    /// `VP8InitBitReader` marks it so): the first macroblock of its first row fails
+    /// even when it reads no tokens, the same way in every chunking. In this fuzzed
+    /// file, token partition 0 of two is empty and the first three macroblocks skip
+    /// their coefficients; fed in pieces, it used to fail at the fourth.
+    @Test func anEmptyTokenPartitionFailsAtItsFirstMacroblockInEveryChunking() throws {
+        let bytes = try Fixtures.bytes(at: Fixtures.repositoryRoot.appendingPathComponent(
+            "Fuzz/Regressions/webp/empty-first-token-partition.webp"))
+        let expected = WebP.LossyDefect.tokensEnded(column: 0, row: 0).error
+        #expect(throws: expected) { _ = try WebP.Decoder.decode(bytes) }
+        for pieces in [[1], [7], [3, 1, 64, 2, 17]] {
+            var decoder = WebP.Decoder(options: DecodingOptions())
+            var offset = 0, index = 0
+            let error = #expect(throws: ImageDecodingError.self) {
+                while offset < bytes.count {
+                    let end = min(bytes.count, offset + pieces[index % pieces.count])
+                    _ = try decoder.append(bytes[offset..<end])
+                    offset = end
+                    index += 1
+                }
+                _ = try decoder.finish()
+            }
+            #expect(error == expected, "in pieces of \(pieces)")
+        }
+    }
+
     /// Cut files still fail as a whole payload does, and keep the rows decoded so far.
     @Test func aCutChunkKeepsItsRowsAndFails() throws {
         let bytes = try Fixtures.bytes("webp-lossy/segments-4.webp")
