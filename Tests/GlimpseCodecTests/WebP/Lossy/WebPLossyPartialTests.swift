@@ -123,6 +123,47 @@ import TestSupport
         }
     }
 
+    /// Damaged partition sizes (RFC 6386 §9.5): each size of the two- and eight-partition
+    /// fixtures set to 0 (an empty partition, which the next one follows at once), 1 and
+    /// past the payload (clipped to what is left, as libwebp clips it) decode fed in
+    /// pieces exactly as whole: the same pixels, or the same error.
+    @Test func damagedPartitionSizesDecodeTheSameInEveryChunking() throws {
+        for name in ["partitions-2.webp", "partitions-8.webp"] {
+            let original = try Fixtures.bytes("webp-lossy/\(name)")
+            let payload = 20
+            let firstSize = (Int(original[payload]) | Int(original[payload + 1]) << 8 | Int(original[payload + 2]) << 16) >> 5
+            let sizes = payload + 10 + firstSize
+            let count = name == "partitions-2.webp" ? 2 : 8
+            for partition in 0..<count - 1 {
+                for size in [0, 1, 0xff_ffff] {
+                    var bytes = original
+                    let field = sizes + 3 * partition
+                    bytes.replaceSubrange(field..<field + 3, with: [UInt8(size & 0xff), UInt8(size >> 8 & 0xff), UInt8(size >> 16)])
+                    let whole = Result { () throws(ImageDecodingError) in try WebP.Decoder.decode(bytes).frames.first?.pixels }
+                    for pieces in [[1], [7], [3, 1, 64, 2, 17]] {
+                        var decoder = WebP.Decoder(options: DecodingOptions())
+                        let streamed = Result { () throws(ImageDecodingError) -> PixelBuffer? in
+                            var offset = 0, index = 0
+                            while offset < bytes.count {
+                                let end = min(bytes.count, offset + pieces[index % pieces.count])
+                                _ = try decoder.append(bytes[offset..<end])
+                                offset = end
+                                index += 1
+                            }
+                            return try decoder.finish().frames.first?.pixels
+                        }
+                        let same: Bool = switch (whole, streamed) {
+                        case (.success(let a), .success(let b)): a == b
+                        case (.failure(let a), .failure(let b)): a == b
+                        default: false
+                        }
+                        #expect(same, "\(name), partition \(partition) size \(size), pieces \(pieces): \(whole) against \(streamed)")
+                    }
+                }
+            }
+        }
+    }
+
     /// Cut files still fail as a whole payload does, and keep the rows decoded so far.
     @Test func aCutChunkKeepsItsRowsAndFails() throws {
         let bytes = try Fixtures.bytes("webp-lossy/segments-4.webp")
