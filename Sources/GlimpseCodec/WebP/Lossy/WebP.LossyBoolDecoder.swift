@@ -30,13 +30,17 @@ extension WebP {
             refill()
         }
 
-        /// A reader whose bytes have not arrived yet: give them with ``rebase(_:)``
-        /// before reading (it loads its first bits on the first read, where ``init(_:)``
-        /// loads them at once, which marks an empty partition as read past its end).
-        init(awaiting: Void) {
+        /// A reader of a partition of `size` bytes that have not arrived yet: give them
+        /// with ``rebase(_:)`` before reading. It loads its first bits on the first read,
+        /// where ``init(_:)`` loads them at once; an empty partition, whose bytes are all
+        /// there, is read past its end at once as with ``init(_:)`` (libwebp's
+        /// `VP8InitBitReader` marks it so, and the first macroblock on it then fails even
+        /// when it reads no tokens).
+        init(awaitingPartitionOf size: Int) {
             base = nil
             position = 0
             end = 0
+            if size == 0 { refill() }
         }
 
         /// Points the reader at `bytes`, the same partition as before, possibly moved and

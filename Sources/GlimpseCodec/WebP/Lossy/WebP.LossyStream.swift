@@ -171,17 +171,8 @@ extension WebP {
             _ = try options.limits.checkBytes(LossyFrameDecoder.workingBytes(columns: header.macroblockColumns,
                                                                              filterType: picture.filterType))
             return State(frame: LossyFrameDecoder(header: header, picture: picture), modes: modes,
-                         partitions: ranges.map(Self.reader(for:)),
+                         partitions: ranges.map { LossyBoolDecoder(awaitingPartitionOf: $0.count) },
                          partitionRanges: ranges)
-        }
-
-        /// The reader of a token partition at payload offsets `range`, before its bytes are
-        /// given. An empty partition is read past its end from the start, as libwebp's
-        /// `VP8InitBitReader` marks it and as ``WebP/LossyDecoder`` meets it: the first
-        /// macroblock of a row on it is rejected even when it reads no tokens, which a
-        /// reader waiting for bytes would only notice at the first token it reads.
-        private static func reader(for range: Range<Int>) -> LossyBoolDecoder {
-            range.isEmpty ? LossyBoolDecoder(UnsafeRawBufferPointer(start: nil, count: 0)) : LossyBoolDecoder(awaiting: ())
         }
 
         /// Writes the alpha of rows `rows` (the plane holds `width` values a row).
