@@ -10,6 +10,7 @@
 extension WebP {
     enum LossyEdgeFilter {
         typealias Bytes = SIMD16<UInt8>
+        private typealias Interleave = WebP.LaneInterleave
         /// Eight positions in 16-bit lanes: one SSE2 register each.
         typealias Lanes = SIMD8<Int16>
 
@@ -236,40 +237,6 @@ extension WebP {
             store(e.q1, u + s, v + s); store(e.q2, u + 2 &* s, v + 2 &* s)
         }
 
-        // Interleaves of the low or high halves of two vectors in 8-, 16-, 32- and 64-bit
-        // units (SSE2's `punpckl…`/`punpckh…`), as lane lists, which LLVM compiles to those
-        // and which are straight-line code for the Swift optimiser's inlining budget.
-        @_transparent private static func low8(_ a: Bytes, _ b: Bytes) -> Bytes {
-            Bytes(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3], a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7])
-        }
-        @_transparent private static func high8(_ a: Bytes, _ b: Bytes) -> Bytes {
-            Bytes(a[8], b[8], a[9], b[9], a[10], b[10], a[11], b[11], a[12], b[12], a[13], b[13], a[14], b[14], a[15], b[15])
-        }
-        @_transparent private static func low16(_ a: Bytes, _ b: Bytes) -> Bytes {
-            let x = unsafeBitCast(a, to: SIMD8<UInt16>.self), y = unsafeBitCast(b, to: SIMD8<UInt16>.self)
-            return unsafeBitCast(SIMD8<UInt16>(x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3]), to: Bytes.self)
-        }
-        @_transparent private static func high16(_ a: Bytes, _ b: Bytes) -> Bytes {
-            let x = unsafeBitCast(a, to: SIMD8<UInt16>.self), y = unsafeBitCast(b, to: SIMD8<UInt16>.self)
-            return unsafeBitCast(SIMD8<UInt16>(x[4], y[4], x[5], y[5], x[6], y[6], x[7], y[7]), to: Bytes.self)
-        }
-        @_transparent private static func low32(_ a: Bytes, _ b: Bytes) -> Bytes {
-            let x = unsafeBitCast(a, to: SIMD4<UInt32>.self), y = unsafeBitCast(b, to: SIMD4<UInt32>.self)
-            return unsafeBitCast(SIMD4<UInt32>(x[0], y[0], x[1], y[1]), to: Bytes.self)
-        }
-        @_transparent private static func high32(_ a: Bytes, _ b: Bytes) -> Bytes {
-            let x = unsafeBitCast(a, to: SIMD4<UInt32>.self), y = unsafeBitCast(b, to: SIMD4<UInt32>.self)
-            return unsafeBitCast(SIMD4<UInt32>(x[2], y[2], x[3], y[3]), to: Bytes.self)
-        }
-        @_transparent private static func low64(_ a: Bytes, _ b: Bytes) -> Bytes {
-            let x = unsafeBitCast(a, to: SIMD2<UInt64>.self), y = unsafeBitCast(b, to: SIMD2<UInt64>.self)
-            return unsafeBitCast(SIMD2<UInt64>(x[0], y[0]), to: Bytes.self)
-        }
-        @_transparent private static func high64(_ a: Bytes, _ b: Bytes) -> Bytes {
-            let x = unsafeBitCast(a, to: SIMD2<UInt64>.self), y = unsafeBitCast(b, to: SIMD2<UInt64>.self)
-            return unsafeBitCast(SIMD2<UInt64>(x[1], y[1]), to: Bytes.self)
-        }
-
         /// The pixels across a vertical edge of 16 rows, row `i` in lane `i`:
         /// rows 0–7 start at `upper`, rows 8–15 at `lower` (the next 8 luma
         /// rows, or the V plane beside U), `stride` apart. The 16 rows of 8 bytes
@@ -288,17 +255,24 @@ extension WebP {
                 return unsafeBitCast(SIMD2<UInt64>(word, word), to: Bytes.self)
             }
             // Rows 2k and 2k + 1, byte by byte: 16-bit unit j is column j of the two rows.
-            let t0 = low8(row(0), row(1)), t1 = low8(row(2), row(3)), t2 = low8(row(4), row(5)), t3 = low8(row(6), row(7))
-            let t4 = low8(row(8), row(9)), t5 = low8(row(10), row(11))
-            let t6 = low8(row(12), row(13)), t7 = low8(row(14), row(15))
+            let t0 = Interleave.low8(row(0), row(1)), t1 = Interleave.low8(row(2), row(3))
+            let t2 = Interleave.low8(row(4), row(5)), t3 = Interleave.low8(row(6), row(7))
+            let t4 = Interleave.low8(row(8), row(9)), t5 = Interleave.low8(row(10), row(11))
+            let t6 = Interleave.low8(row(12), row(13)), t7 = Interleave.low8(row(14), row(15))
             // 32-bit unit j: column j (or j + 4 from `high16`) of four rows.
-            let a0 = low16(t0, t1), a1 = high16(t0, t1), b0 = low16(t2, t3), b1 = high16(t2, t3)
-            let c0 = low16(t4, t5), c1 = high16(t4, t5), d0 = low16(t6, t7), d1 = high16(t6, t7)
+            let a0 = Interleave.low16(t0, t1), a1 = Interleave.high16(t0, t1)
+            let b0 = Interleave.low16(t2, t3), b1 = Interleave.high16(t2, t3)
+            let c0 = Interleave.low16(t4, t5), c1 = Interleave.high16(t4, t5)
+            let d0 = Interleave.low16(t6, t7), d1 = Interleave.high16(t6, t7)
             // 64-bit units: two columns of rows 0–7 (e) and of rows 8–15 (f).
-            let e0 = low32(a0, b0), e1 = high32(a0, b0), e2 = low32(a1, b1), e3 = high32(a1, b1)
-            let f0 = low32(c0, d0), f1 = high32(c0, d0), f2 = low32(c1, d1), f3 = high32(c1, d1)
-            return Edge(p3: low64(e0, f0), p2: high64(e0, f0), p1: low64(e1, f1), p0: high64(e1, f1),
-                        q0: low64(e2, f2), q1: high64(e2, f2), q2: low64(e3, f3), q3: high64(e3, f3))
+            let e0 = Interleave.low32(a0, b0), e1 = Interleave.high32(a0, b0)
+            let e2 = Interleave.low32(a1, b1), e3 = Interleave.high32(a1, b1)
+            let f0 = Interleave.low32(c0, d0), f1 = Interleave.high32(c0, d0)
+            let f2 = Interleave.low32(c1, d1), f3 = Interleave.high32(c1, d1)
+            return Edge(p3: Interleave.low64(e0, f0), p2: Interleave.high64(e0, f0),
+                        p1: Interleave.low64(e1, f1), p0: Interleave.high64(e1, f1),
+                        q0: Interleave.low64(e2, f2), q1: Interleave.high64(e2, f2),
+                        q2: Interleave.low64(e3, f3), q3: Interleave.high64(e3, f3))
         }
 
         /// Writes an edge read by ``loadVertical(_:_:stride:)`` back (all eight pixels per row):
@@ -307,14 +281,18 @@ extension WebP {
         static func storeVertical(_ e: Edge, _ upper: UnsafeMutablePointer<UInt8>, _ lower: UnsafeMutablePointer<UInt8>,
                                   stride s: Int) {
             // 16-bit unit r: columns 2k and 2k + 1 of row r (rows 0–7 from `low8`, 8–15 from `high8`).
-            let g0 = low8(e.p3, e.p2), g1 = high8(e.p3, e.p2), g2 = low8(e.p1, e.p0), g3 = high8(e.p1, e.p0)
-            let g4 = low8(e.q0, e.q1), g5 = high8(e.q0, e.q1), g6 = low8(e.q2, e.q3), g7 = high8(e.q2, e.q3)
+            let g0 = Interleave.low8(e.p3, e.p2), g1 = Interleave.high8(e.p3, e.p2)
+            let g2 = Interleave.low8(e.p1, e.p0), g3 = Interleave.high8(e.p1, e.p0)
+            let g4 = Interleave.low8(e.q0, e.q1), g5 = Interleave.high8(e.q0, e.q1)
+            let g6 = Interleave.low8(e.q2, e.q3), g7 = Interleave.high8(e.q2, e.q3)
             // 32-bit unit: four columns of one row.
-            let h0 = low16(g0, g2), h1 = high16(g0, g2), h2 = low16(g4, g6), h3 = high16(g4, g6)
-            let h4 = low16(g1, g3), h5 = high16(g1, g3), h6 = low16(g5, g7), h7 = high16(g5, g7)
+            let h0 = Interleave.low16(g0, g2), h1 = Interleave.high16(g0, g2)
+            let h2 = Interleave.low16(g4, g6), h3 = Interleave.high16(g4, g6)
+            let h4 = Interleave.low16(g1, g3), h5 = Interleave.high16(g1, g3)
+            let h6 = Interleave.low16(g5, g7), h7 = Interleave.high16(g5, g7)
             // 64-bit units: whole rows, two a vector.
-            let rows = (low32(h0, h2), high32(h0, h2), low32(h1, h3), high32(h1, h3),
-                        low32(h4, h6), high32(h4, h6), low32(h5, h7), high32(h5, h7))
+            let rows = (Interleave.low32(h0, h2), Interleave.high32(h0, h2), Interleave.low32(h1, h3), Interleave.high32(h1, h3),
+                        Interleave.low32(h4, h6), Interleave.high32(h4, h6), Interleave.low32(h5, h7), Interleave.high32(h5, h7))
             @inline(__always) func store(_ pair: Bytes, _ i: Int) {
                 let (first, second) = unsafeBitCast(pair, to: (UInt64, UInt64).self)
                 let p = i < 8 ? upper + (i &* s &- 4) : lower + ((i &- 8) &* s &- 4)

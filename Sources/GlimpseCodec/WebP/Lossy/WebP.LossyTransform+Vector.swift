@@ -21,6 +21,7 @@
 /// count against its inlining budget and were left as calls.
 extension WebP.LossyTransform {
     typealias Lanes = SIMD8<Int16>
+    private typealias Interleave = WebP.LaneInterleave
 
     /// `(x · k) >> 16` in every lane (`pmulhw`).
     @inline(__always)
@@ -45,39 +46,14 @@ extension WebP.LossyTransform {
         return (a &+ d, b &+ c, b &- c, a &- d)
     }
 
-    // Interleaves of the low or high halves of two vectors in 16-, 32- and
-    // 64-bit units (SSE2's punpckl/punpckh, which these lane lists compile to).
-    @inline(__always)
-    private static func low16(_ a: Lanes, _ b: Lanes) -> Lanes { Lanes(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]) }
-    @inline(__always)
-    private static func high16(_ a: Lanes, _ b: Lanes) -> Lanes { Lanes(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7]) }
-    @inline(__always)
-    private static func low32(_ a: Lanes, _ b: Lanes) -> Lanes {
-        let x = unsafeBitCast(a, to: SIMD4<Int32>.self), y = unsafeBitCast(b, to: SIMD4<Int32>.self)
-        return unsafeBitCast(SIMD4<Int32>(x[0], y[0], x[1], y[1]), to: Lanes.self)
-    }
-    @inline(__always)
-    private static func high32(_ a: Lanes, _ b: Lanes) -> Lanes {
-        let x = unsafeBitCast(a, to: SIMD4<Int32>.self), y = unsafeBitCast(b, to: SIMD4<Int32>.self)
-        return unsafeBitCast(SIMD4<Int32>(x[2], y[2], x[3], y[3]), to: Lanes.self)
-    }
-    @inline(__always)
-    private static func low64(_ a: Lanes, _ b: Lanes) -> Lanes {
-        let x = unsafeBitCast(a, to: SIMD2<Int64>.self), y = unsafeBitCast(b, to: SIMD2<Int64>.self)
-        return unsafeBitCast(SIMD2<Int64>(x[0], y[0]), to: Lanes.self)
-    }
-    @inline(__always)
-    private static func high64(_ a: Lanes, _ b: Lanes) -> Lanes {
-        let x = unsafeBitCast(a, to: SIMD2<Int64>.self), y = unsafeBitCast(b, to: SIMD2<Int64>.self)
-        return unsafeBitCast(SIMD2<Int64>(x[1], y[1]), to: Lanes.self)
-    }
-
     /// Transposes the two 4×4 blocks (rows r0…r3, A in the low half, B in the high half).
     @inline(__always)
     private static func transpose(_ r0: Lanes, _ r1: Lanes, _ r2: Lanes, _ r3: Lanes) -> (Lanes, Lanes, Lanes, Lanes) {
-        let t0 = low16(r0, r1), t1 = low16(r2, r3), t2 = high16(r0, r1), t3 = high16(r2, r3)
-        let u0 = low32(t0, t1), u1 = low32(t2, t3), u2 = high32(t0, t1), u3 = high32(t2, t3)
-        return (low64(u0, u1), high64(u0, u1), low64(u2, u3), high64(u2, u3))
+        let t0 = Interleave.low16(r0, r1), t1 = Interleave.low16(r2, r3)
+        let t2 = Interleave.high16(r0, r1), t3 = Interleave.high16(r2, r3)
+        let u0 = Interleave.low32(t0, t1), u1 = Interleave.low32(t2, t3)
+        let u2 = Interleave.high32(t0, t1), u3 = Interleave.high32(t2, t3)
+        return (Interleave.low64(u0, u1), Interleave.high64(u0, u1), Interleave.low64(u2, u3), Interleave.high64(u2, u3))
     }
 
     /// Eight bytes as eight 16-bit lanes (an interleave with zeros: `punpcklbw`).
