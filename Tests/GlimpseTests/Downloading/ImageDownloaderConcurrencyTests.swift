@@ -190,13 +190,20 @@ struct ImageDownloaderConcurrencyTests {
         await harness.finish()
     }
 
-    @Test func cancelAllAndInvalidate() async throws {
-        let harness = try DownloaderHarness.make { $0.maximumConcurrentDownloads = 2 }
+    /// A downloader with `slots` slots whose server stalls every body for a minute, and
+    /// `callers` downloads of distinct URLs started on it (caller `i` asks for `/i`).
+    static func stalledCallers(_ callers: Int, slots: Int) throws -> (DownloaderHarness, DownloadRecorder) {
+        let harness = try DownloaderHarness.make { $0.maximumConcurrentDownloads = slots }
         harness.server.setFallback(.fixed(Response(body: .stall(declaredLength: 10_000, limit: .seconds(60)))))
         let recorder = DownloadRecorder()
-        for index in 0..<5 {
+        for index in 0..<callers {
             recorder.start(harness.downloader, ImageDownloadRequest(url: harness.url("/\(index)")), as: index)
         }
+        return (harness, recorder)
+    }
+
+    @Test func cancelAllAndInvalidate() async throws {
+        let (harness, recorder) = try Self.stalledCallers(5, slots: 2)
         #expect(await harness.server.waitUntil { $0.requests.count == 2 })
         #expect(harness.downloader.currentDownloadCount == 2)
         harness.downloader.cancelAll()
@@ -216,12 +223,7 @@ struct ImageDownloaderConcurrencyTests {
     /// cancel every caller and free every slot, and never create a task on the
     /// invalidated session (corelibs traps on that).
     @Test func invalidatingBeforeTheTasksAreCreatedCancelsEveryCaller() async throws {
-        let harness = try DownloaderHarness.make { $0.maximumConcurrentDownloads = 8 }
-        harness.server.setFallback(.fixed(Response(body: .stall(declaredLength: 10_000, limit: .seconds(60)))))
-        let recorder = DownloadRecorder()
-        for index in 0..<8 {
-            recorder.start(harness.downloader, ImageDownloadRequest(url: harness.url("/\(index)")), as: index)
-        }
+        let (harness, recorder) = try Self.stalledCallers(8, slots: 8)
         harness.downloader.invalidate()
         #expect(await recorder.waitForCompletions())
         recorder.expectEachCompletedOnce()
