@@ -118,7 +118,7 @@ struct APNGCorpusTests {
 
     @Test("every file decodes the same in any chunking", .enabled(if: directory != nil))
     func chunking() throws {
-        guard let directory = Self.directory else { return }
+        let directory = try #require(Self.directory)
         for file in Fixtures.files(in: directory, extensions: [".png", ".apng"]) {
             let bytes = try Fixtures.bytes(at: file)
             let expected = Result { () throws(ImageDecodingError) in try PNG.Decoder.decode(bytes) }

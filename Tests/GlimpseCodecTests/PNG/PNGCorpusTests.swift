@@ -24,7 +24,7 @@ struct PNGCorpusTests {
 
     @Test("files libpng decodes decode identically; files it rejects are rejected", .enabled(if: directory != nil && ReferenceDecoder.executable != nil))
     func agreesWithLibpng() throws {
-        guard let directory = Self.directory else { return }
+        let directory = try #require(Self.directory)
         let files = Fixtures.files(in: directory, extensions: [".png"])
         #expect(files.count > 300)
         let strict = DecodingOptions(mode: .strict)
@@ -56,7 +56,7 @@ struct PNGCorpusTests {
 
     @Test("hostile ancillary chunks are ignored, pixels decode", .enabled(if: directory != nil))
     func hostileAncillaryChunks() throws {
-        guard let directory = Self.directory else { return }
+        let directory = try #require(Self.directory)
         for name in ["pillow_png_decompression_dos.png", "pillow_unknown_compression_method.png",
                      "imagers_bugfixes_cicp_pq.png", "imagers_bugfixes_issue_430.png", "imagers_iccp_broken_iccp.png",
                      "libpng_crashers_empty_ancillary_chunks.png"] {
@@ -67,7 +67,7 @@ struct PNGCorpusTests {
 
     @Test("metadata: eXIf orientation, iCCP profile", .enabled(if: directory != nil))
     func metadata() throws {
-        guard let directory = Self.directory else { return }
+        let directory = try #require(Self.directory)
         let icc = try PNG.Decoder.decode(try Fixtures.bytes(at: directory.appendingPathComponent("pillow_icc_profile.png")))
         let profile = try #require(icc.metadata.iccProfile)
         // An ICC profile starts with its own size (ICC.1 §7.2.2) and has `acsp` at 36.

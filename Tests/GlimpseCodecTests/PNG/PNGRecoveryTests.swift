@@ -121,7 +121,7 @@ struct PNGRecoveryTests {
 
     @Test("damaged corpus files recover as the corpus README allows", .enabled(if: directory != nil))
     func corpusFiles() throws {
-        guard let directory = Self.directory else { return }
+        let directory = try #require(Self.directory)
         func load(_ name: String) throws -> [UInt8] { try Fixtures.bytes(at: directory.appendingPathComponent(name)) }
         let endCut = try PNG.Decoder.decode(try load("pillow_truncated_end_chunk.png"))
         #expect(endCut.warnings == [DecodingWarning(.png(.missingEnd))])

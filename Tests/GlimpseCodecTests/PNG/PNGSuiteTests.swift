@@ -58,7 +58,7 @@ struct PNGSuiteTests {
 
     @Test("every x*.png is rejected with its typed error", .enabled(if: directory != nil))
     func corruptFilesAreRejected() throws {
-        guard let directory = Self.directory else { return }
+        let directory = try #require(Self.directory)
         let all = Fixtures.files(in: directory, extensions: [".png"]).filter { $0.lastPathComponent.hasPrefix("x") }
         #expect(all.count == Self.corrupt.count)
         for (name, expected) in Self.corrupt {
@@ -72,7 +72,7 @@ struct PNGSuiteTests {
 
     @Test("16-bit files keep all their bits with .preserve", .enabled(if: directory != nil))
     func sixteenBitMatchesSwiftPNGReference() throws {
-        guard let directory = Self.directory else { return }
+        let directory = try #require(Self.directory)
         let expectedDirectory = directory.appendingPathComponent("expected/swiftpng_rgba16le")
         var checked = 0
         for file in Self.validFiles {

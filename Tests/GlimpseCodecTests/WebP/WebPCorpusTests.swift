@@ -18,8 +18,9 @@ import TestSupport
         #endif
     }
 
-    @Test func stillsMatchLibwebp() throws {
-        guard let folder = T.shared("corpus/webp"), ReferenceDecoder.executable != nil else { return }
+    @Test(.enabled(if: T.shared("corpus/webp") != nil && ReferenceDecoder.executable != nil))
+    func stillsMatchLibwebp() throws {
+        let folder = try #require(T.shared("corpus/webp"))
         var identical = 0, rejectedByBoth = 0, skipped = 0
         for url in Fixtures.files(in: folder, extensions: [".webp"]) {
             let bytes = try Fixtures.bytes(at: url)
@@ -45,8 +46,9 @@ import TestSupport
 
     /// Every frame (composed canvas, duration) and the loop count of the corpus animations and the
     /// bench pans, streamed through `WebP.FrameIterator` in 4 KiB pieces.
-    @Test func animationsMatchPillow() throws {
-        guard let shared = T.sharedRoot else { return }
+    @Test(.enabled(if: T.sharedRoot != nil))
+    func animationsMatchPillow() throws {
+        let shared = try #require(T.sharedRoot)
         var files = 0, frames = 0
         for (name, expected) in T.pillow.frames.sorted(by: { $0.key < $1.key }) {
             let url = shared.appendingPathComponent(name)
@@ -86,8 +88,9 @@ import TestSupport
 
     /// First composed frames against `refdecode` (the installed libwebp's WebPAnimDecoder), exactly,
     /// alpha included (Pillow drops it for files without the VP8X alpha flag).
-    @Test func firstFramesMatchRefdecode() throws {
-        guard let folder = T.shared("corpus/webp/anim"), ReferenceDecoder.executable != nil else { return }
+    @Test(.enabled(if: T.shared("corpus/webp/anim") != nil && ReferenceDecoder.executable != nil))
+    func firstFramesMatchRefdecode() throws {
+        let folder = try #require(T.shared("corpus/webp/anim"))
         var compared = 0
         for url in Fixtures.files(in: folder, extensions: [".webp"]) {
             guard let expected = ReferenceDecoder.decode(url) else { continue }

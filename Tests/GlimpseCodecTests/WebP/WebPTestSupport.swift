@@ -81,18 +81,6 @@ enum WebPTestSupport {
     static func losslessPayload() throws -> [UInt8] { try chunks(of: fixture("lossless-alpha.webp"))[0].payload }
     static func lossyPayload() throws -> [UInt8] { try chunks(of: fixture("lossy.webp"))[0].payload }
 
-    /// Whether the bitstream decoders are there (they land separately from the container).
-    static let decodesLossless: Bool = {
-        guard let file = try? fixture("lossless-alpha.webp") else { return false }
-        if case .failure(.unsupported) = Result(catching: { () throws(ImageDecodingError) in try WebP.Decoder.decode(file) }) { return false }
-        return true
-    }()
-    static let decodesLossy: Bool = {
-        guard let file = try? fixture("lossy.webp") else { return false }
-        if case .failure(.unsupported) = Result(catching: { () throws(ImageDecodingError) in try WebP.Decoder.decode(file) }) { return false }
-        return true
-    }()
-
     /// `FILE <TAB> INDEX <TAB> DURATION <TAB> CRC` lines (`expected.tsv`, `pillow-anim-frames.tsv`).
     struct FrameTable {
         var frames: [String: [(duration: Int, crc: UInt32)]] = [:]

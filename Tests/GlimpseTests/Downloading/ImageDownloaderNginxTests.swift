@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// Resumption against nginx's own validators and range handling.
-@Suite("ImageDownloader resumption against nginx", .serialized)
+@Suite("ImageDownloader resumption against nginx", .serialized, .enabled(if: NginxOrigin.binary != nil))
 struct ImageDownloaderNginxTests {
     let body: [UInt8] = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 10) }
 
@@ -30,7 +30,7 @@ struct ImageDownloaderNginxTests {
     }
 
     @Test func aCutTransferIsResumedWithNginxsRangeAnswer() async throws {
-        guard let nginx = try NginxOrigin(rate: "2m") else { return }
+        let nginx = try #require(try NginxOrigin(rate: "2m"), "nginx did not start")
         defer { nginx.stop() }
         try Data(body).write(to: nginx.root.appendingPathComponent("big.png"))
         let downloader = downloader()
@@ -49,7 +49,7 @@ struct ImageDownloaderNginxTests {
     }
 
     @Test func aFileChangedBetweenAttemptsIsSentWholeAndNeverSpliced() async throws {
-        guard let nginx = try NginxOrigin(rate: "2m") else { return }
+        let nginx = try #require(try NginxOrigin(rate: "2m"), "nginx did not start")
         defer { nginx.stop() }
         let file = nginx.root.appendingPathComponent("big.png")
         try Data(body).write(to: file)

@@ -139,14 +139,12 @@ extension PipelineTests {
             #expect(xdg.memoryOnlyReason == nil)
             #expect(xdg.cache.disk?.path.hasPrefix(root.appendingPathComponent("glimpse").path) == true)
 
-            // A folder that cannot be written (permissions do not bind root).
-            guard geteuid() != 0 else { return }
-            let locked = root.appendingPathComponent("locked")
-            try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
-            try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: locked.path)
-            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: locked.path) }
-            let readOnly = ImagePipeline.Configuration.standard(environment: ["XDG_CACHE_HOME": locked.path])
-            #expect(readOnly.cache.data == nil && readOnly.memoryOnlyReason != nil)
+            // A cache home that cannot hold a folder, even for root (permissions do not bind
+            // root, so a read-only folder would not do): a regular file where the folder should be.
+            let file = root.appendingPathComponent("not-a-folder")
+            try Data("x".utf8).write(to: file)
+            let unusable = ImagePipeline.Configuration.standard(environment: ["XDG_CACHE_HOME": file.path])
+            #expect(unusable.cache.data == nil && unusable.memoryOnlyReason != nil)
         }
 
         @Test func processedImagesOnDiskSurviveARestart() async throws {

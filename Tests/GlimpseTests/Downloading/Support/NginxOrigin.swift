@@ -14,10 +14,11 @@ final class NginxOrigin {
 
     /// Starts nginx; `rate` limits each response (nginx's `limit_rate`), so a
     /// transfer lasts long enough to be cut by the client.
+    /// The nginx executable, when Debian's `nginx` package is installed.
+    static let binary: String? = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile)
+
     init?(rate: String = "0") throws {
-        guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile) else {
-            return nil
-        }
+        guard let binary = Self.binary else { return nil }
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-nginx-\(UUID().uuidString)")
         root = prefix.appendingPathComponent("html")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
