@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 extension DiskCache {
     /// One entry of ``DiskCache/setData(batch:)``.
@@ -157,8 +156,7 @@ extension DiskCache {
     /// replaced (renamed over) every entry it held. The kernel links such a file no more
     /// (linkat(2): ENOENT), as it would any deleted file.
     private static func hasLostEveryName(_ fd: Int32) -> Bool {
-        var info = stat()
-        return fstat(fd, &info) == 0 && info.st_nlink == 0
+        POSIXFile.linkCount(fd) == 0
     }
 
     /// One file per record.

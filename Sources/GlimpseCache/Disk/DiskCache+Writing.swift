@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 extension DiskCache {
     /// Stores `data` with `metadata` for `key`, atomically replacing any previous entry, then
@@ -46,7 +45,7 @@ extension DiskCache {
         // Creating the temporary name changes the directory like any entry would.
         let (fd, openError) = index.withLock { index in
             changingDirectory(&index) { _ in
-                let fd = POSIXFile.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+                let fd = POSIXFile.open(temporary, flags: [.writeOnly, .create, .exclusive], mode: 0o644)
                 return (fd, POSIXFile.lastError)
             }
         }
@@ -80,9 +79,7 @@ extension DiskCache {
     /// the few milliseconds the kernel's coarse file-time clock may lag. An injected clock
     /// reads something else and gets its time set by hand, as the directory scan expects.
     static func kernelStampsWriteTime(_ writeTime: Int64) -> Bool {
-        var now = timespec()
-        guard clock_gettime(CLOCK_REALTIME, &now) == 0 else { return false }
-        let real = Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec)
+        guard let real = POSIXFile.realTimeNanoseconds() else { return false }
         return abs(real &- writeTime) < 10_000_000
     }
 
@@ -104,7 +101,8 @@ extension DiskCache {
         guard fd >= 0 else {
             // Not offered by the kernel (EISDIR before Linux 3.11) or the filesystem (EOPNOTSUPP).
             let code = POSIXFile.lastError
-            if code == EOPNOTSUPP || code == EISDIR || code == EINVAL { linkMethod.store(Self.temporaryNames, ordering: .relaxed) }
+            if code == POSIXFile.ErrorCode.notSupported || code == POSIXFile.ErrorCode.isDirectory
+                || code == POSIXFile.ErrorCode.invalid { linkMethod.store(Self.temporaryNames, ordering: .relaxed) }
             return false
         }
         defer { POSIXFile.close(fd) }
@@ -118,7 +116,7 @@ extension DiskCache {
             let outcome: LinkOutcome = index.withLock { index in changingDirectory(&index) { index in
                 if POSIXFile.link(fd, to: finalPath, method: current) {
                     // Nothing to do.
-                } else if POSIXFile.lastError == EEXIST {
+                } else if POSIXFile.lastError == POSIXFile.ErrorCode.exists {
                     // link(2) never replaces: name it temporarily, then rename over the old entry.
                     let temporary = path + "/" + temporaryName()
                     guard POSIXFile.link(fd, to: temporary, method: current) else {
@@ -158,6 +156,7 @@ extension DiskCache {
     /// linkat(2) errors that mean "not allowed this way" rather than an I/O failure:
     /// `AT_EMPTY_PATH` without `CAP_DAC_READ_SEARCH` is ENOENT, no procfs is ENOENT too.
     static func isUnavailable(_ code: Int32) -> Bool {
-        code == ENOENT || code == EPERM || code == EACCES || code == EINVAL || code == EXDEV
+        let codes = POSIXFile.ErrorCode.self
+        return [codes.notFound, codes.notPermitted, codes.accessDenied, codes.invalid, codes.crossDevice].contains(code)
     }
 }

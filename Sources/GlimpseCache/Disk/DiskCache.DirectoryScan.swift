@@ -1,5 +1,3 @@
-import Glibc
-
 extension DiskCache {
     /// The initial listing of a namespace directory, run off the caller's thread so opening a
     /// directory of any size returns at once; reads are served from the files meanwhile.
@@ -18,33 +16,22 @@ extension DiskCache {
         /// use recorded in the journal (else their write time), and deletes stale temporaries.
         static func run(directory: String, now: Int64) -> Result {
             var entries: [(name: String, entry: Index.Entry)] = []
-            guard let handle = opendir(directory) else { return Result(entries: [], journalLines: 0) }
-            let directoryFD = dirfd(handle)
-            while let record = readdir(handle) {
-                // Safe: d_name is a NUL-terminated array inside the dirent readdir returned,
-                // valid until the next readdir call, and only read within this iteration.
-                let scanned: (String?, Bool) = withUnsafePointer(to: &record.pointee.d_name) { tuple in
-                    tuple.withMemoryRebound(to: CChar.self, capacity: 256) { namePointer in
-                        let length = strlen(namePointer)
-                        if length == 64 {
-                            let bytes = UnsafeRawBufferPointer(start: namePointer, count: 64)
-                            return (Journal.entryName(bytes), false)
-                        }
-                        let isTemporary = strncmp(namePointer, temporaryPrefix, 5) == 0
-                        return (isTemporary ? String(cString: namePointer) : nil, isTemporary)
-                    }
-                }
-                guard let name = scanned.0 else { continue }
-                guard let status = POSIXFile.status(in: directoryFD, name: name), status.isRegular else { continue }
-                if scanned.1 {
+            let listed = POSIXFile.forEachName(inDirectory: directory) { namePointer, length, directoryFD in
+                // Safe: the name holds `length` bytes before its NUL (forEachName's contract).
+                let bytes = UnsafeRawBufferPointer(start: namePointer, count: length)
+                let isTemporary = length != 64 && bytes.starts(with: temporaryPrefix.utf8)
+                guard let name = isTemporary ? String(cString: namePointer) : Journal.entryName(bytes),
+                      let status = POSIXFile.status(in: directoryFD, name: namePointer), status.isRegular
+                else { return }
+                if isTemporary {
                     if now - status.modified > staleTemporaryAge { POSIXFile.unlink(directory + "/" + name) }
-                    continue
+                    return
                 }
                 // A batch file's names share its size (their records tile it).
                 let size = status.size / max(1, status.links)
                 entries.append((name, Index.Entry(size: size, stored: status.modified, lastUsed: status.modified)))
             }
-            closedir(handle)
+            guard listed else { return Result(entries: [], journalLines: 0) }
 
             let journal = Journal.read(directory: directory)
             for index in entries.indices {

@@ -1,5 +1,3 @@
-import Glibc
-
 extension DiskCache {
     /// What `fstat(2)` says about the cache directory that changes whenever an entry is created,
     /// renamed or removed in it: the modification and status-change times (POSIX.1-2017
@@ -23,13 +21,10 @@ extension DiskCache {
         /// the directory has been deleted (no links left), which no later change would show.
         init?(of fd: Int32) {
             guard fd >= 0 else { return nil }
-            var info = stat()
-            guard fstat(fd, &info) == 0, info.st_nlink > 0 else { return nil }
-            inode = UInt64(info.st_ino)
-            modifiedSeconds = info.st_mtim.tv_sec
-            modifiedNanoseconds = info.st_mtim.tv_nsec
-            changedSeconds = info.st_ctim.tv_sec
-            changedNanoseconds = info.st_ctim.tv_nsec
+            guard let times = POSIXFile.changeTimes(fd), times.links > 0 else { return nil }
+            inode = times.inode
+            (modifiedSeconds, modifiedNanoseconds) = times.modified
+            (changedSeconds, changedNanoseconds) = times.changed
         }
 
         /// Whether every change to the directory right after its stamp was read yields a new
@@ -42,7 +37,7 @@ extension DiskCache {
             for _ in 0..<2 {
                 let scratch = path + "/" + scratchName()
                 guard let before = DirectoryStamp(of: fd) else { return false }
-                let file = POSIXFile.open(scratch, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+                let file = POSIXFile.open(scratch, flags: [.writeOnly, .create, .exclusive], mode: 0o600)
                 guard file >= 0 else { return false }
                 POSIXFile.close(file)
                 let created = DirectoryStamp(of: fd)

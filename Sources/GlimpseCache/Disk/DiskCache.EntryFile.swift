@@ -95,10 +95,10 @@ extension DiskCache {
         static func read(path: String, key: String.UTF8View, includeData: Bool) -> ReadResult {
             // O_NOATIME: recency is the cache's own bookkeeping, so reads need not dirty the
             // inode; the kernel refuses it for files we do not own, then a plain open is used.
-            var fd = POSIXFile.open(path, flags: O_RDONLY | POSIXFile.noAccessTime)
-            if fd < 0 && POSIXFile.lastError == EPERM { fd = POSIXFile.open(path, flags: O_RDONLY) }
+            var fd = POSIXFile.open(path, flags: [.readOnly, .noAccessTime])
+            if fd < 0 && POSIXFile.lastError == POSIXFile.ErrorCode.notPermitted { fd = POSIXFile.open(path, flags: .readOnly) }
             guard fd >= 0 else {
-                return POSIXFile.lastError == ENOENT ? .missing : .corrupt(inode: nil)
+                return POSIXFile.lastError == POSIXFile.ErrorCode.notFound ? .missing : .corrupt(inode: nil)
             }
             defer { POSIXFile.close(fd) }
             guard let status = POSIXFile.status(fd) else { return .corrupt(inode: nil) }
@@ -216,7 +216,7 @@ extension DiskCache {
         static func write(path: String, key: [UInt8], encodedMetadata metadataBytes: [UInt8], storedDate: Date,
                           data: UnsafeRawBufferPointer, durable: Bool) -> Int? {
             let file = contents(key: key, encodedMetadata: metadataBytes, data: data)
-            let fd = POSIXFile.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+            let fd = POSIXFile.open(path, flags: [.writeOnly, .create, .exclusive], mode: 0o644)
             guard fd >= 0 else { return nil }
             let written = write(file, to: fd, storedDate: storedDate, durable: durable)
             POSIXFile.close(fd)
@@ -242,12 +242,9 @@ extension DiskCache {
         static func write(_ file: [UInt8], to fd: Int32, storedDate: Date?, durable: Bool) -> Bool {
             let written = file.withUnsafeBytes { POSIXFile.writeFully(fd, [$0]) }
             if let storedDate {
-                let stored = storedDate.timeIntervalSince1970
-                let seconds = stored.rounded(.down)
-                let time = timespec(tv_sec: Int(seconds), tv_nsec: Int((stored - seconds) * 1e9))
-                _ = [time, time].withUnsafeBufferPointer { futimens(fd, $0.baseAddress) }
+                POSIXFile.setModificationTime(fd, secondsSince1970: storedDate.timeIntervalSince1970)
             }
-            return written && (!durable || fsync(fd) == 0)
+            return written && (!durable || POSIXFile.synchronize(fd))
         }
     }
 }

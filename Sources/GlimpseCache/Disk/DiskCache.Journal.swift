@@ -1,5 +1,3 @@
-import Glibc
-
 extension DiskCache {
     /// The access journal: one line per read hit, `<64 hex digits> <nanoseconds since 1970>\n`,
     /// appended in batches with `O_APPEND` so processes sharing the directory interleave whole
@@ -30,7 +28,7 @@ extension DiskCache {
         /// Appends `bytes` to the journal in `directory`; failures only cost recency.
         static func append(_ bytes: [UInt8], directory: String) {
             guard !bytes.isEmpty else { return }
-            let fd = POSIXFile.open(directory + "/" + fileName, flags: O_WRONLY | O_CREAT | O_APPEND)
+            let fd = POSIXFile.open(directory + "/" + fileName, flags: [.writeOnly, .create, .append])
             guard fd >= 0 else { return }
             _ = bytes.withUnsafeBytes { POSIXFile.writeFully(fd, [$0]) }
             POSIXFile.close(fd)
@@ -38,7 +36,7 @@ extension DiskCache {
 
         /// The latest access time per entry name, and the number of valid lines.
         static func read(directory: String) -> (lastUsed: [String: Int64], lines: Int) {
-            let fd = POSIXFile.open(directory + "/" + fileName, flags: O_RDONLY)
+            let fd = POSIXFile.open(directory + "/" + fileName, flags: .readOnly)
             guard fd >= 0 else { return ([:], 0) }
             defer { POSIXFile.close(fd) }
             guard let status = POSIXFile.status(fd), status.size > 0, status.size < 1 << 30 else { return ([:], 0) }
@@ -76,7 +74,7 @@ extension DiskCache {
             bytes.reserveCapacity(entries.count * lineLength)
             for entry in entries { appendLine(name: entry.name, time: entry.lastUsed, to: &bytes) }
             let temporary = directory + "/" + temporaryName
-            let fd = POSIXFile.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL)
+            let fd = POSIXFile.open(temporary, flags: [.writeOnly, .create, .exclusive])
             guard fd >= 0 else { return }
             let written = bytes.withUnsafeBytes { POSIXFile.writeFully(fd, [$0]) }
             POSIXFile.close(fd)

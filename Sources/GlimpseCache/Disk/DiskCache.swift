@@ -62,7 +62,7 @@ public final class DiskCache: Sendable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .directoryUnavailable(path: path)
         }
-        directoryDescriptor = POSIXFile.open(path, flags: O_RDONLY | O_DIRECTORY)
+        directoryDescriptor = POSIXFile.open(path, flags: [.readOnly, .directory])
         loaded.enter()
         let loaded = self.loaded, path = self.path
         // Weak: a cache released before its scan ends must deinit (and flush) right away.

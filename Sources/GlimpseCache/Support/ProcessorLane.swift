@@ -2,6 +2,8 @@
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Which of a power-of-two number of lanes the calling thread should write: its CPU number,

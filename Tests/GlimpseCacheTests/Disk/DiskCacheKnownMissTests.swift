@@ -22,7 +22,7 @@ struct DiskCacheKnownMissTests {
     /// probe's changes would turn the shortcut off for a cache in the same one.
     private func isFineGrained() -> Bool {
         let directory = TemporaryDirectory()
-        let fd = POSIXFile.open(directory.path, flags: O_RDONLY | O_DIRECTORY)
+        let fd = POSIXFile.open(directory.path, flags: [.readOnly, .directory])
         defer { if fd >= 0 { POSIXFile.close(fd) } }
         var serial = 0
         return DiskCache.DirectoryStamp.isFineGrained(directory: fd, path: directory.path) {
