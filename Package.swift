@@ -3,7 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "Glimpse",
-    platforms: [.macOS(.v15)],
+    // Synchronization.Mutex sets the minimums: macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2.
+    // Linux (glibc, and musl through the static Linux SDK) is where the package is built and
+    // tested; the Apple platforms are declared so the code is kept buildable there.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "GlimpseCodec", targets: ["GlimpseCodec"]),
         .library(name: "GlimpseCache", targets: ["GlimpseCache"]),

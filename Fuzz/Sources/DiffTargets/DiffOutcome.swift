@@ -1,5 +1,11 @@
 import CReferenceDecoders
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GlimpseCodec
 
 /// One decoder's answer on an input, in the terms the comparison uses.

@@ -1,6 +1,12 @@
 import DiffTargets
 import FuzzTargets
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import JPEGDifferential
 
 /// A target of either kind: a check of our decoders alone, or a comparison with a C library.

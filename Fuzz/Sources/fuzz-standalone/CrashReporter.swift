@@ -1,4 +1,10 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Saves the input being run when the process is about to die of a signal
 /// (a trap, a segfault, an abort, or the per-input alarm for hangs), the way
@@ -25,7 +31,13 @@ enum CrashReporter {
         sigaltstack(&stack, nil)
         for signal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGALRM] {
             var action = sigaction()
+            #if canImport(Glibc)
             action.__sigaction_handler.sa_handler = handleFatalSignal
+            #elseif canImport(Musl)
+            action.__sa_handler.sa_handler = handleFatalSignal
+            #elseif canImport(Darwin)
+            action.__sigaction_u.__sa_handler = handleFatalSignal
+            #endif
             action.sa_flags = Int32(SA_ONSTACK)
             sigaction(signal, &action, nil)
         }

@@ -29,7 +29,7 @@ public final class DiskCache: Sendable {
     /// The namespace directory's path.
     public let path: String
 
-    let index = Mutex(Index())
+    let index = Lock(Index())
     /// The directory, held open so that its change stamp costs one `fstat` (-1 if it could not
     /// be opened: then every read asks the filesystem).
     let directoryDescriptor: Int32

@@ -3,7 +3,7 @@ import Synchronization
 
 /// A thread-safe least-recently-used memory cache with cost and count limits.
 ///
-/// Each shard is one value-type `StampedLRU` behind a `Mutex`, so every operation is O(1)
+/// Each shard is one value-type `StampedLRU` behind a `Lock` (a `Mutex`), so every operation is O(1)
 /// (amortised) and the class is `Sendable` without unchecked conformances. Both limits are
 /// enforced on every insert: least recently used entries are evicted until the cache fits again.
 ///
@@ -17,7 +17,7 @@ import Synchronization
 /// `shardCount: 1`, keep one strictly LRU order over the whole cache.
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// One shard. A hit writes the lock word and `list.clock` (the 16 bytes at the start of
-    /// the `Mutex`, which is 16-byte aligned, so never split across cache lines) and otherwise
+    /// the lock, a `Mutex`, which is 16-byte aligned, so never split across cache lines) and otherwise
     /// only its CPU's lane. The trailing padding keeps this shard's fields off the next shard's
     /// lock line: a line that two cores both write moves between them on every operation.
     @usableFromInline
@@ -42,7 +42,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// Every shard lives in the cache object itself, not in a boxed array: reaching a boxed
     /// shard retains and releases it, a write to a reference count that two threads would
     /// bounce between cores on every operation. Shards past `shardCount` stay empty.
-    @usableFromInline let shards: InlineArray<16, Mutex<State>>
+    @usableFromInline let shards: InlineArray<16, Lock<State>>
     @usableFromInline let shardMask: Int
     @usableFromInline let shardCostLimit: Int
     @usableFromInline let shardCountLimit: Int
@@ -64,7 +64,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         let lanes = ProcessorLane.preferredCount
         laneMask = lanes - 1
         shards = InlineArray { index in
-            Mutex(State(list: StampedLRU(minimumCapacity: index < count ? capacity : 0,
+            Lock(State(list: StampedLRU(minimumCapacity: index < count ? capacity : 0,
                                          laneCount: index < count ? lanes : 1)))
         }
     }
