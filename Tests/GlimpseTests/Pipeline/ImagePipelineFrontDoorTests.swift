@@ -32,7 +32,7 @@ extension PipelineTests {
             let request = ImageRequest(url: url, options: .waitForDiskStore)
             #expect(try await pipeline.load(request).tier == .network)
             #expect(try await pipeline.load(request).tier == .memory)
-            pipeline.cache.clear(.memory)
+            await pipeline.cache.clear(.memory)
             let fromData = try await pipeline.load(request)
             #expect(fromData.tier == .disk && fromData.image.width == 33)
 
