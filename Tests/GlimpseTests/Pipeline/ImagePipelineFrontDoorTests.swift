@@ -131,7 +131,7 @@ extension PipelineTests {
             let none = ImagePipeline.Configuration.standard(environment: [:])
             #expect(none.cache.data == nil)
             #expect(none.memoryOnlyReason?.contains("no cache folder") == true)
-            #expect(none.processingWidth == max(1, ProcessInfo.processInfo.activeProcessorCount - 1))
+            #expect(none.processingWidth == ProcessInfo.processInfo.activeProcessorCount)
 
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-xdg-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: root) }

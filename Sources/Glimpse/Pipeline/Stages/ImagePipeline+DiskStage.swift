@@ -30,7 +30,7 @@ extension ImagePipeline {
             await cache.removeData(forDataKey: request.key.memoryKey)
         }
         guard let entry = await cache.entry(forDataKey: request.key.base) else { return nil }
-        guard let outcome = await executor.run(priority: jobPriority(request), { [self] in
+        guard let outcome = await executor.run(priority: jobPriority(request), holding: entry.data.count, { [self] in
             process(entry.data, request, encodes: request.storesProcessed)
         }) else { throw .cancelled }
         let processed: Processed
