@@ -54,7 +54,7 @@ struct BenchPipelineCommand: AsyncParsableCommand {
     @Option(help: "Rounds of thumbnail loads from disk, per contender.")
     var diskHitRounds: Int = 5
 
-    @Option(help: "Threads of the pipelines' executors (default: ImagePipeline.Configuration.defaultProcessingWidth, every core but one).")
+    @Option(help: "Threads of the pipelines' executors (default: ImagePipeline.Configuration.defaultProcessingWidth, one per core).")
     var processingWidth: Int?
 
     /// A pipeline configuration with the chosen executor width.

@@ -62,7 +62,7 @@ struct DemoCommand: AsyncParsableCommand {
         var passTimes: [Double] = []
         var passRequests: [Int] = []
         for pass in passNames.indices {
-            if pass == 1 { pipeline.cache.clear(.memory) }
+            if pass == 1 { await pipeline.cache.clear(.memory) }
             let processors: [any ImageTransformer] = pass == 3 ? [thumbnailTransformer] : []
             let before = fixtureServer.server.requests.count
             let start = ContinuousClock.now

@@ -33,9 +33,7 @@ final class BackgroundWriter: Sendable {
         let wake = DispatchSemaphore(value: 0)
 
         func run() {
-            // On Linux the nice value is per thread, and PRIO_PROCESS with 0 means the calling
-            // thread (setpriority(2), NOTES). Failure only leaves the thread at normal priority.
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+            ThreadPriority.lowerCurrentThread(by: 10)
             var batch: [Job] = []
             while true {
                 let stop = state.withLock { state -> Bool in

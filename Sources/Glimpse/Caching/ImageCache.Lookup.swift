@@ -10,9 +10,9 @@ extension ImageCache {
         /// The encoded bytes, when the data tier answered.
         public var data: [UInt8]?
         /// The data tier entry's metadata (validators for revalidation), when it answered.
-        public var metadata: DiskCache.Metadata?
+        public var metadata: ImageDataMetadata?
 
-        public init(tier: ImageTier?, image: Image? = nil, data: [UInt8]? = nil, metadata: DiskCache.Metadata? = nil) {
+        public init(tier: ImageTier?, image: Image? = nil, data: [UInt8]? = nil, metadata: ImageDataMetadata? = nil) {
             self.tier = tier
             self.image = image
             self.data = data
@@ -31,11 +31,14 @@ extension ImageCache {
         public var diskCount: Int
         /// Bytes in the data tier; 0 without one.
         public var diskSize: Int
-        /// Queries answered by the data tier.
+        /// Data tier reads that found an entry (the pipeline's included).
         public var diskHits: Int
-        /// Queries neither tier answered.
+        /// Queries neither tier answered, and data tier reads that found nothing.
         public var misses: Int
         /// Data tier queries that joined a read already in flight for the same key.
         public var coalescedDiskReads: Int
+        /// Data tier calls that failed (``ImageDataTierError``): reads answered as misses,
+        /// writes and removals dropped.
+        public var dataErrors: Int
     }
 }

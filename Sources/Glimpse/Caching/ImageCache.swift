@@ -1,58 +1,58 @@
 import Dispatch
-import Foundation
 import GlimpseCache
 import Synchronization
 
 /// The pipeline's two tiers: decoded images in memory (cost = pixel bytes)
-/// and encoded bytes with their HTTP metadata in the data tier (on disk by
-/// default). It moves bytes and images only: decoding and encoding are the
-/// pipeline's (``ImagePipeline``), with the one registry of its configuration.
+/// and encoded bytes with their ``ImageDataMetadata`` in the data tier (on
+/// disk by default, ``DiskDataTier``). It moves bytes and images only:
+/// decoding and encoding are the pipeline's (``ImagePipeline``).
 ///
-/// A query checks memory, then the data tier; concurrent queries for one key
-/// share one read. Writes to the data tier are gathered into batches on a
-/// background thread.
+/// Every read of the data tier goes through ``entry(forDataKey:)``: concurrent
+/// reads of one key share one call to the tier, and ``statistics`` count each.
+/// Every write goes through ``storeData(_:metadata:forDataKey:waits:)``: writes
+/// are gathered into batches, one batch in flight at a time, and the bytes
+/// queued writes hold are bounded (``maximumPendingWriteBytes``); a write past
+/// the bound waits for its own batch instead (back-pressure).
 public final class ImageCache: Sendable {
     /// Decoded images by ``ImageCacheKey/memoryKey``.
     public let memory: any ImageMemoryCaching
     /// Encoded bytes by ``ImageCacheKey/base`` (originals) or
     /// ``ImageCacheKey/memoryKey`` (processed variants); `nil` for a memory-only cache.
     public let data: (any ImageDataCaching)?
-    /// The data tier when it is a ``DiskCache`` (the default).
-    public var disk: DiskCache? { data as? DiskCache }
-
-    private typealias ReadKey = String
+    /// The disk cache, when the data tier is a ``DiskDataTier`` (the default).
+    public var disk: DiskCache? { (data as? DiskDataTier)?.disk }
 
     private struct Counters: Sendable {
-        var diskHits = 0
+        var dataHits = 0
         var misses = 0
         var coalesced = 0
+        var errors = 0
     }
 
-    /// Disk writes, one batch at a time, outside the cooperative pool (a burst of
-    /// blocking file creations on a concurrent queue makes GCD add a thread per
-    /// write), on a thread of lower priority than the loads (`BackgroundWriter`),
-    /// woken only when it has run out of work.
-    private let writer = BackgroundWriter(name: "Glimpse.ImageCache.writer")
-    /// Background writes not yet taken by the writer thread, which stores them as one batch
-    /// (`DiskCache.setData(batch:)`: small entries share a file, one link each, which halves
-    /// what the filesystem spends per entry).
+    /// Writes not yet handed to the data tier, and the batch being written.
     private struct WriteQueue {
-        var entries: [DiskCache.BatchEntry] = []
+        var entries: [ImageDataEntry] = []
         /// Bytes (with `writeOverhead` each) and count of the entries that hold a reservation
         /// (queued in the background rather than awaited).
         var reservedBytes = 0
         var reservedCount = 0
-        /// Awaited stores in the batch, resumed once it is written.
+        /// Awaited stores in `entries`, resumed once their batch is written.
         var waiters: [CheckedContinuation<Void, Never>] = []
-        /// A writer job will take the entries.
+        /// A writer task exists: it gathers `entries` or writes a batch taken from them.
         var isScheduled = false
-        /// It should take them now: the batch is full, or someone waits for it.
+        /// The writer task is writing a batch now.
+        var isWriting = false
+        /// ``pendingWritesFinished()`` callers that came while a batch was written and nothing
+        /// was queued: resumed when that batch is done.
+        var afterWrite: [CheckedContinuation<Void, Never>] = []
+        /// The gathering should end now: the batch is full, or someone waits for it.
         var isUrgent = false
+        /// The writer task waiting for its batch to fill up.
+        var gathering: CheckedContinuation<Void, Never>?
     }
+
     private let queuedWrites = Mutex(WriteQueue())
-    /// Wakes a writer job waiting for its batch to fill up.
-    private let batchReady = DispatchSemaphore(value: 0)
-    /// A writer job waits up to `batchDelay` for this many entries (a full batch file,
+    /// A writer task waits up to `batchDelay` for this many entries (a full batch file,
     /// `DiskCache.batchCountLimit`) before it writes: measured on bench-pipeline, 32 and 6 ms
     /// beat 16 and 2 ms by about 1.5 % of the cold rate.
     static let batchTarget = 32
@@ -61,12 +61,13 @@ public final class ImageCache: Sendable {
     private let pendingBytes = Atomic<Int>(0)
     /// Background writes queued or running.
     private let pendingWrites = Atomic<Int>(0)
-    /// The bound on the bytes queued background disk writes may hold (each write counts its
+    /// The bound on the bytes queued background writes may hold (each write counts its
     /// data plus `writeOverhead`).
     public let maximumPendingWriteBytes: Int
     /// What one queued write counts beyond its data (metadata, key, closure).
     static let writeOverhead = 1024
-    private let reads = Mutex<[ReadKey: [CheckedContinuation<Lookup?, Never>]]>([:])
+    /// Readers waiting for the read in flight of a key; each gets `.some(entry or nil)`.
+    private let reads = Mutex<[String: [CheckedContinuation<ImageDataEntry??, Never>]]>([:])
     private let counters = Mutex(Counters())
 
     /// - Parameters:
@@ -83,15 +84,16 @@ public final class ImageCache: Sendable {
     }
 
     /// A cache of the default tiers: a ``MemoryCache`` (its cost limit bounds
-    /// pixel bytes) and a ``DiskCache`` or none.
+    /// pixel bytes) and a ``DiskCache`` (as a ``DiskDataTier``) or none.
     public convenience init(memory: MemoryCache<String, Image> = MemoryCache(configuration: .images()), disk: DiskCache?,
                             maximumPendingWriteBytes: Int = 64 << 20) {
-        self.init(memory: memory as any ImageMemoryCaching, data: disk, maximumPendingWriteBytes: maximumPendingWriteBytes)
+        self.init(memory: memory as any ImageMemoryCaching, data: disk.map(DiskDataTier.init),
+                  maximumPendingWriteBytes: maximumPendingWriteBytes)
     }
 
     // MARK: Reading
 
-    /// The decoded image in memory for `key`, without touching the disk.
+    /// The decoded image in memory for `key`, without touching the data tier.
     public func image(forKey key: ImageCacheKey) -> Image? {
         memory.image(forKey: key.memoryKey)
     }
@@ -107,129 +109,91 @@ public final class ImageCache: Sendable {
             counters.withLock { $0.misses += 1 }
             return .miss
         }
-        let lookup = await diskLookup(key.base)
-        counters.withLock { counters in
-            if lookup.tier == .disk { counters.diskHits += 1 } else { counters.misses += 1 }
-        }
-        return lookup
+        guard let entry = await entry(forDataKey: key.base) else { return .miss }
+        return Lookup(tier: .disk, data: entry.data, metadata: entry.metadata)
     }
 
-    /// The original bytes and metadata in the data tier for `base`.
-    public func originalData(forKey base: String) async -> (data: [UInt8], metadata: DiskCache.Metadata)? {
-        let lookup = await diskLookup(base)
-        guard let data = lookup.data, let metadata = lookup.metadata else { return nil }
-        return (data, metadata)
-    }
-
-    /// One read (and decode) per key in flight: the first caller does it,
-    /// later callers wait for its result.
+    /// The data tier's entry under `dataKey` (an original's ``ImageCacheKey/base`` or a
+    /// variant's ``ImageCacheKey/memoryKey``); `nil` on a miss, without a data tier, or when
+    /// the tier failed (counted in ``Statistics/dataErrors``).
     ///
-    /// A nonisolated async function runs on the global concurrent executor, so
-    /// the read never happens on a caller's actor (the main actor included);
-    /// doing it inline saves the task a detached read would cost per miss.
-    private func diskLookup(_ base: String) async -> Lookup {
-        guard let data else { return .miss }
-        let readKey = base
+    /// One read per key in flight: the first caller asks the tier, later callers wait for
+    /// its answer.
+    public func entry(forDataKey dataKey: String) async -> ImageDataEntry? {
+        guard let data else { return nil }
         while true {
             let leads = reads.withLock { waiting -> Bool in
-                if waiting[readKey] != nil { return false }
-                waiting[readKey] = []
+                if waiting[dataKey] != nil { return false }
+                waiting[dataKey] = []
                 return true
             }
             if leads {
-                let lookup = Self.read(base, from: data)
-                let followers = reads.withLock { $0.removeValue(forKey: readKey) } ?? []
-                for follower in followers { follower.resume(returning: lookup) }
-                return lookup
+                let found: ImageDataEntry?
+                do throws(ImageDataTierError) {
+                    found = try await data.entry(forKey: dataKey)
+                } catch {
+                    found = nil
+                    counters.withLock { $0.errors += 1 }
+                }
+                counters.withLock { counters in
+                    if found != nil { counters.dataHits += 1 } else { counters.misses += 1 }
+                }
+                let followers = reads.withLock { $0.removeValue(forKey: dataKey) } ?? []
+                for follower in followers { follower.resume(returning: .some(found)) }
+                return found
             }
-            let joined: Lookup? = await withCheckedContinuation { continuation in
+            // `.some(nil)`: the leader found nothing; `nil`: it finished before this one queued.
+            let joined: ImageDataEntry?? = await withCheckedContinuation { continuation in
                 let queued = reads.withLock { waiting -> Bool in
-                    guard waiting[readKey] != nil else { return false }
-                    waiting[readKey]?.append(continuation)
+                    guard waiting[dataKey] != nil else { return false }
+                    waiting[dataKey]?.append(continuation)
                     return true
                 }
-                // The leader finished in between: read again.
                 if !queued { continuation.resume(returning: nil) }
             }
             if let joined {
-                counters.withLock { $0.coalesced += 1 }
+                counters.withLock { counters in
+                    counters.coalesced += 1
+                    if joined != nil { counters.dataHits += 1 } else { counters.misses += 1 }
+                }
                 return joined
             }
         }
     }
 
-    private static func read(_ key: String, from tier: any ImageDataCaching) -> Lookup {
-        guard let entry = tier.cachedData(forKey: key) else { return .miss }
-        return Lookup(tier: .disk, data: entry.data, metadata: entry.metadata)
+    /// Whether the data tier has an entry under `dataKey` (without reading its bytes);
+    /// `false` without a data tier or when it failed.
+    public func containsData(forDataKey dataKey: String) async -> Bool {
+        guard let data else { return false }
+        do throws(ImageDataTierError) {
+            return try await data.containsEntry(forKey: dataKey)
+        } catch {
+            counters.withLock { $0.errors += 1 }
+            return false
+        }
     }
 
     // MARK: Writing
 
-    /// Stores a decoded image in memory and/or original bytes on disk.
-    ///
-    /// The disk write blocks the calling thread; ``storeOriginal(_:metadata:forKey:)``
-    /// is the asynchronous form.
-    public func store(_ image: Image?, data: [UInt8]?, metadata: DiskCache.Metadata = DiskCache.Metadata(),
-                      forKey key: ImageCacheKey, in tiers: Tiers = .all) {
-        if tiers.contains(.memory), let image {
-            memory.store(image, forKey: key.memoryKey, cost: image.byteCount)
-        }
-        if tiers.contains(.disk), let tier = self.data, let data {
-            tier.storeData([DiskCache.BatchEntry(key: key.base, data: data, metadata: metadata)])
-        }
-    }
-
-    /// Writes original bytes to the disk tier on the writer thread
-    /// (off the cooperative pool); returns when they are written.
-    public func storeOriginal(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
-                              forKey key: ImageCacheKey) async {
-        guard let disk = self.data else { return }
-        // In the batch being gathered, so that it keeps its place among queued stores, and
-        // written without waiting for the batch to fill up.
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queueWrite(data, metadata: metadata, dataKey: key.base, to: disk, waiter: continuation)
-        }
-    }
-
-    /// Queues original bytes for the disk tier and returns at once, unless queueing them would
-    /// exceed `maximumPendingWriteBytes`: then it writes them on the calling thread
-    /// (back-pressure instead of an unbounded queue of bytes).
-    public func storeOriginalInBackground(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
-                                          forKey key: ImageCacheKey) {
-        guard let disk = self.data else { return }
-        guard reserveWrite(data.count) else {
-            disk.storeData([DiskCache.BatchEntry(key: key.base, data: data, metadata: metadata)])
-            return
-        }
-        queueWrite(data, metadata: metadata, dataKey: key.base, to: disk)
-    }
-
-    /// Queues original bytes for the disk tier and returns without waiting for the write,
-    /// unless queueing them would exceed `maximumPendingWriteBytes`: then it waits for this
-    /// one (on the writer thread, never blocking the caller's thread).
-    public func enqueueOriginal(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
-                                forKey key: ImageCacheKey) async {
-        guard let disk = self.data else { return }
-        guard reserveWrite(data.count) else {
-            await storeOriginal(data, metadata: metadata, forKey: key)
-            return
-        }
-        queueWrite(data, metadata: metadata, dataKey: key.base, to: disk)
+    /// Stores a decoded image in the memory tier under `key`'s ``ImageCacheKey/memoryKey``.
+    public func store(_ image: Image, forKey key: ImageCacheKey) {
+        memory.store(image, forKey: key.memoryKey, cost: image.byteCount)
     }
 
     /// Writes encoded bytes to the data tier under `dataKey` (a processed variant's
-    /// ``ImageCacheKey/memoryKey``, or an original's ``ImageCacheKey/base``) on the writer
-    /// thread: returns once written when `waits`, else once queued (unless the queue is over
-    /// `maximumPendingWriteBytes`, when it waits too).
-    public func storeData(_ data: [UInt8], metadata: DiskCache.Metadata = DiskCache.Metadata(),
+    /// ``ImageCacheKey/memoryKey``, or an original's ``ImageCacheKey/base``), in the batch
+    /// being gathered: returns once written when `waits`, else once queued — unless the
+    /// queue holds ``maximumPendingWriteBytes`` already, when it waits too.
+    public func storeData(_ bytes: [UInt8], metadata: ImageDataMetadata = ImageDataMetadata(),
                           forDataKey dataKey: String, waits: Bool) async {
-        guard let disk = self.data else { return }
-        if !waits, reserveWrite(data.count) {
-            queueWrite(data, metadata: metadata, dataKey: dataKey, to: disk)
+        guard data != nil else { return }
+        let entry = ImageDataEntry(key: dataKey, data: bytes, metadata: metadata)
+        if !waits, reserveWrite(bytes.count) {
+            queueWrite(entry)
             return
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queueWrite(data, metadata: metadata, dataKey: dataKey, to: disk, waiter: continuation)
+            queueWrite(entry, waiter: continuation)
         }
     }
 
@@ -239,18 +203,25 @@ public final class ImageCache: Sendable {
     /// Bytes held by background writes queued or running now.
     public var pendingWriteBytes: Int { pendingBytes.load(ordering: .relaxed) }
 
-    /// Blocks until every queued disk write has finished.
-    public func waitForPendingWrites() {
-        hurryQueuedWrites()
-        writer.sync()
-    }
-
-    /// Returns once every disk write queued before the call has finished (the writer thread runs
-    /// its queue in order, so a marker queued now runs after all of them).
+    /// Returns once every write queued before the call has been handed to the data tier and
+    /// finished (batches are written one at a time, in order).
     public func pendingWritesFinished() async {
-        hurryQueuedWrites()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            writer.async { continuation.resume() }
+            let (gathering, returns) = queuedWrites.withLock { queue -> (CheckedContinuation<Void, Never>?, Bool) in
+                if !queue.entries.isEmpty {
+                    queue.waiters.append(continuation)
+                    queue.isUrgent = true
+                    defer { queue.gathering = nil }
+                    return (queue.gathering, false)
+                }
+                if queue.isWriting {
+                    queue.afterWrite.append(continuation)
+                    return (nil, false)
+                }
+                return (nil, true)
+            }
+            gathering?.resume()
+            if returns { continuation.resume() }
         }
     }
 
@@ -271,79 +242,131 @@ public final class ImageCache: Sendable {
 
     /// Adds a store to the batch being gathered: a background one (holding a reservation), or
     /// an awaited one, resumed by `waiter` once written.
-    private func queueWrite(_ data: [UInt8], metadata: DiskCache.Metadata, dataKey: String, to disk: any ImageDataCaching,
-                            waiter: CheckedContinuation<Void, Never>? = nil) {
-        let (schedules, wakes) = queuedWrites.withLock { queue -> (Bool, Bool) in
-            queue.entries.append(DiskCache.BatchEntry(key: dataKey, data: data, metadata: metadata))
+    private func queueWrite(_ entry: ImageDataEntry, waiter: CheckedContinuation<Void, Never>? = nil) {
+        let (schedules, gathering) = queuedWrites.withLock { queue -> (Bool, CheckedContinuation<Void, Never>?) in
+            queue.entries.append(entry)
             if let waiter {
                 queue.waiters.append(waiter)
             } else {
-                queue.reservedBytes += data.count + Self.writeOverhead
+                queue.reservedBytes += entry.data.count + Self.writeOverhead
                 queue.reservedCount += 1
             }
-            var wakes = false
+            var gathering: CheckedContinuation<Void, Never>?
             if queue.entries.count >= Self.batchTarget || waiter != nil, !queue.isUrgent {
                 queue.isUrgent = true
-                wakes = true
+                gathering = queue.gathering
+                queue.gathering = nil
             }
-            guard !queue.isScheduled else { return (false, wakes) }
+            guard !queue.isScheduled else { return (false, gathering) }
             queue.isScheduled = true
-            return (true, wakes)
+            return (true, gathering)
         }
-        if wakes { batchReady.signal() }
-        // One writer job per batch, queued with its first entry: later jobs and markers
-        // (`pendingWritesFinished`) run after it.
-        guard schedules else { return }
-        // Strong self: the writes must happen even when the cache is released meanwhile.
-        writer.async { self.writeQueuedBatch(to: disk) }
+        gathering?.resume()
+        // One writer task at a time, so batches reach the tier in order. Strong self: the
+        // writes must happen even when the cache is released meanwhile.
+        if schedules { Task { await self.writeQueuedBatches() } }
     }
 
-    /// On the writer thread: waits a moment for the batch to fill up (unless it is full or
-    /// someone waits for it), then writes it.
-    private func writeQueuedBatch(to disk: any ImageDataCaching) {
-        if !queuedWrites.withLock({ $0.isUrgent }) {
-            _ = batchReady.wait(timeout: .now() + Self.batchDelay)
-        }
-        let batch = queuedWrites.withLock { queue in
-            defer { queue = WriteQueue() }
-            return queue
-        }
-        // Signals for this batch that came while it was not waiting would cut the next
-        // batch's wait short: drop them (the next job checks `isUrgent` before it waits, and
-        // cannot start before this one ends).
-        while batchReady.wait(timeout: .now()) == .success {}
-        // In call order: of several stores for one key, the last wins. A failed write (full
-        // disk, entry over the size limit) only costs a later download.
-        disk.storeData(batch.entries)
-        pendingWrites.subtract(batch.reservedCount, ordering: .relaxed)
-        pendingBytes.subtract(batch.reservedBytes, ordering: .relaxed)
-        for waiter in batch.waiters { waiter.resume() }
+    private struct Batch {
+        var entries: [ImageDataEntry]
+        var reservedBytes: Int
+        var reservedCount: Int
+        var waiters: [CheckedContinuation<Void, Never>]
     }
 
-    /// Tells a writer job waiting for its batch to fill up to write it now.
-    private func hurryQueuedWrites() {
-        let wakes = queuedWrites.withLock { queue -> Bool in
-            guard queue.isScheduled, !queue.isUrgent else { return false }
-            queue.isUrgent = true
-            return true
+    /// The writer task: gathers a batch for up to `batchDelay` (unless it is full or someone
+    /// waits for it), writes it, and goes on while entries were queued meanwhile.
+    private func writeQueuedBatches() async {
+        guard let tier = data else { return }
+        while true {
+            await gatherBatch()
+            let batch = queuedWrites.withLock { queue in
+                defer {
+                    queue.entries = []
+                    queue.reservedBytes = 0
+                    queue.reservedCount = 0
+                    queue.waiters = []
+                    queue.isUrgent = false
+                    queue.isWriting = true
+                }
+                return Batch(entries: queue.entries, reservedBytes: queue.reservedBytes,
+                             reservedCount: queue.reservedCount, waiters: queue.waiters)
+            }
+            if !batch.entries.isEmpty {
+                do throws(ImageDataTierError) {
+                    try await tier.store(batch.entries)
+                } catch {
+                    // A write that failed only costs a later download.
+                    counters.withLock { $0.errors += 1 }
+                }
+            }
+            pendingWrites.subtract(batch.reservedCount, ordering: .relaxed)
+            pendingBytes.subtract(batch.reservedBytes, ordering: .relaxed)
+            let (afterWrite, goesOn) = queuedWrites.withLock { queue -> ([CheckedContinuation<Void, Never>], Bool) in
+                queue.isWriting = false
+                defer { queue.afterWrite = [] }
+                if queue.entries.isEmpty { queue.isScheduled = false }
+                return (queue.afterWrite, !queue.entries.isEmpty)
+            }
+            for waiter in batch.waiters { waiter.resume() }
+            for waiter in afterWrite { waiter.resume() }
+            if !goesOn { return }
         }
-        if wakes { batchReady.signal() }
+    }
+
+    /// Waits until the batch is urgent or `batchDelay` has passed.
+    private func gatherBatch() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waits = queuedWrites.withLock { queue -> Bool in
+                guard !queue.isUrgent else { return false }
+                queue.gathering = continuation
+                return true
+            }
+            guard waits else {
+                continuation.resume()
+                return
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.batchDelay) { [self] in
+                let gathering = queuedWrites.withLock { queue in
+                    defer { queue.gathering = nil }
+                    return queue.gathering
+                }
+                gathering?.resume()
+            }
+        }
+    }
+
+    // MARK: Removing
+
+    /// Removes the data tier's entry under `dataKey` (failures are counted, not thrown).
+    public func removeData(forDataKey dataKey: String) async {
+        guard let data else { return }
+        do throws(ImageDataTierError) {
+            try await data.removeEntry(forKey: dataKey)
+        } catch {
+            counters.withLock { $0.errors += 1 }
+        }
     }
 
     /// Removes `key`: its variant from memory, and its original bytes and processed variant
     /// from the data tier.
-    public func remove(_ key: ImageCacheKey, from tiers: Tiers = .all) {
+    public func remove(_ key: ImageCacheKey, from tiers: Tiers = .all) async {
         if tiers.contains(.memory) { memory.removeImage(forKey: key.memoryKey) }
         if tiers.contains(.disk) {
-            data?.removeData(forKey: key.base)
-            if !key.variant.isEmpty { data?.removeData(forKey: key.memoryKey) }
+            await removeData(forDataKey: key.base)
+            if !key.variant.isEmpty { await removeData(forDataKey: key.memoryKey) }
         }
     }
 
     /// Empties the given tiers.
-    public func clear(_ tiers: Tiers = .all) {
+    public func clear(_ tiers: Tiers = .all) async {
         if tiers.contains(.memory) { memory.removeAllImages() }
-        if tiers.contains(.disk) { data?.removeAllData() }
+        guard tiers.contains(.disk), let data else { return }
+        do throws(ImageDataTierError) {
+            try await data.removeAllEntries()
+        } catch {
+            counters.withLock { $0.errors += 1 }
+        }
     }
 
     /// A snapshot of both tiers' counters.
@@ -357,7 +380,7 @@ public final class ImageCache: Sendable {
             memoryStatistics.totalCost = memory.totalCost
         }
         return Statistics(memory: memoryStatistics, diskCount: data?.entryCount ?? 0, diskSize: data?.totalSize ?? 0,
-                          diskHits: counters.diskHits, misses: counters.misses,
-                          coalescedDiskReads: counters.coalesced)
+                          diskHits: counters.dataHits, misses: counters.misses,
+                          coalescedDiskReads: counters.coalesced, dataErrors: counters.errors)
     }
 }

@@ -1,47 +1,52 @@
-import Foundation
-import GlimpseCache
-
 /// The data tier: encoded bytes (originals, and processed images per the
-/// pipeline's ``ImagePipeline/DataCachePolicy``) with their HTTP metadata, by key.
+/// pipeline's ``ImagePipeline/DataCachePolicy``) with a small record each
+/// (``ImageDataMetadata``), by key. The seam a shared second-level cache
+/// (Redis, an object store) plugs into; ``DiskDataTier`` (a ``DiskCache``) is
+/// the default.
 ///
-/// ``DiskCache`` is the default; a shared second-level cache (Redis, an object
-/// store) conforms here. The tier stores bytes only and knows nothing of image
-/// formats. Calls may block: the pipeline reads on its processing executor and
-/// writes in batches on a background thread, never on the cooperative pool.
+/// ``ImageCache`` is the tier's only caller in the pipeline: it coalesces
+/// concurrent reads of one key into one call, gathers writes into batches and
+/// bounds the bytes they hold, and counts hits, misses and errors.
+///
+/// ## Contract
+///
+/// - **Keys** are opaque strings of any length (URLs, a URL plus a variant
+///   after a U+001F separator). A tier that cannot store them as they are maps
+///   them (a digest) without ever answering one key with another's entry.
+/// - **A miss** is `nil` from ``entry(forKey:)``: no entry, an expired one, or
+///   one the tier knows to be damaged. The pipeline then loads from the network.
+/// - **A corrupt entry** (bytes that fail the tier's own checksum, a truncated
+///   value) must be answered as a miss, never as bytes, and should be removed
+///   by the tier. Bytes that pass the tier's checks but do not decode as an
+///   image are the pipeline's business: it removes the entry itself.
+/// - **An error** (``ImageDataTierError``: the server is unreachable, a
+///   timeout) means the tier could not answer. The pipeline treats a failed
+///   read as a miss and a failed write or removal as done (a missing entry only
+///   costs a later download), counts both in ``ImageCache/Statistics``, and
+///   never fails a load because of its data tier.
+/// - **Order**: entries passed to one ``store(_:)`` call are applied in order
+///   (of two for one key, the last wins), and ``ImageCache`` never has two
+///   ``store(_:)`` calls in flight, so a later call also wins over an earlier one.
+/// - **Threads**: every requirement is called from Swift concurrency, often
+///   from the cooperative pool. A conformance must never block the calling
+///   thread: file or socket I/O runs on threads of its own (as
+///   ``DiskDataTier`` does) or on non-blocking I/O (an event loop), and
+///   the call suspends until it is done.
+/// - **Cancellation** of the calling task may end a call early with a miss or
+///   an error; a write that was started should still finish.
 public protocol ImageDataCaching: Sendable {
-    /// The bytes and metadata stored under `key`, or `nil` (a bad entry is a miss).
-    func cachedData(forKey key: String) -> (data: [UInt8], metadata: DiskCache.Metadata)?
-    /// Whether an entry exists under `key` (without reading it).
-    func containsData(forKey key: String) -> Bool
-    /// Stores entries in order (of two for one key, the last wins). Failures
-    /// are not reported: a missing entry only costs a later download.
-    func storeData(_ entries: [DiskCache.BatchEntry])
-    /// Removes the entry under `key`.
-    func removeData(forKey key: String)
-    /// Removes every entry.
-    func removeAllData()
-    /// Entries held now (0 when the tier cannot tell).
+    /// The entry stored under `key`; `nil` on a miss (none, expired or corrupt).
+    func entry(forKey key: String) async throws(ImageDataTierError) -> ImageDataEntry?
+    /// Whether an entry exists under `key`, preferably without reading its bytes.
+    func containsEntry(forKey key: String) async throws(ImageDataTierError) -> Bool
+    /// Stores `entries` in order; returns once they are stored (or failed).
+    func store(_ entries: [ImageDataEntry]) async throws(ImageDataTierError)
+    /// Removes the entry under `key`, if any.
+    func removeEntry(forKey key: String) async throws(ImageDataTierError)
+    /// Removes every entry of this tier.
+    func removeAllEntries() async throws(ImageDataTierError)
+    /// Entries held now, from what the tier already knows (no I/O); 0 when it cannot tell.
     var entryCount: Int { get }
-    /// Bytes held now (0 when the tier cannot tell).
+    /// Bytes held now, from what the tier already knows (no I/O); 0 when it cannot tell.
     var totalSize: Int { get }
-}
-
-extension DiskCache: ImageDataCaching {
-    public func cachedData(forKey key: String) -> (data: [UInt8], metadata: DiskCache.Metadata)? {
-        guard let found = entry(forKey: key) else { return nil }
-        return ([UInt8](found.data), found.metadata)
-    }
-
-    public func containsData(forKey key: String) -> Bool { contains(key) }
-
-    public func storeData(_ entries: [DiskCache.BatchEntry]) {
-        // Small entries share one file, linked once per entry (see `setData(batch:)`).
-        _ = setData(batch: entries)
-    }
-
-    public func removeData(forKey key: String) { remove(key) }
-
-    public func removeAllData() { removeAll() }
-
-    public var entryCount: Int { count }
 }

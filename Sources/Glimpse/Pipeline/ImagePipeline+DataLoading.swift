@@ -1,5 +1,4 @@
 import Foundation
-import GlimpseCache
 
 extension ImagePipeline {
     /// Makes sure the original bytes of `request` are in the data tier, without
@@ -15,10 +14,8 @@ extension ImagePipeline {
         case .failure(let error): throw error
         }
         let options = request.options
-        guard let tier = configuration.cache.data, resolved.usesDisk else { throw .notCached }
-        if !options.contains(.fromLoaderOnly), let found = await executor.run(priority: request.priority, {
-            tier.containsData(forKey: resolved.key.base)
-        }), found {
+        guard configuration.cache.data != nil, resolved.usesDisk else { throw .notCached }
+        if !options.contains(.fromLoaderOnly), await configuration.cache.containsData(forDataKey: resolved.key.base) {
             return .disk
         }
         if options.contains(.fromCacheOnly) { throw .notCached }

@@ -53,7 +53,7 @@ extension ImagePipeline {
         let stores = configuration.httpCachePolicy.allowsStoring(headers: response.headers)
         if !stores, let revalidation {
             // The response that replaces the stored one may not be kept: neither may the old one.
-            configuration.cache.data?.removeData(forKey: revalidation.dataKey)
+            await configuration.cache.removeData(forDataKey: revalidation.dataKey)
         }
 
         let processed = try await processingStage(downloaded.bytes, request, progressive: feed)
@@ -72,14 +72,14 @@ extension ImagePipeline {
     /// A stored response to revalidate: its bytes, metadata and where they are kept.
     struct Revalidation: Sendable {
         var data: [UInt8]
-        var metadata: DiskCache.Metadata
+        var metadata: ImageDataMetadata
         /// The data tier's key of the entry: the original's or a processed variant's.
         var dataKey: String
         /// The image already decoded from the entry; `nil` only for an original
         /// (a variant is decoded when it is read).
         var image: Image?
 
-        init(data: [UInt8], metadata: DiskCache.Metadata, dataKey: String, image: Image? = nil) {
+        init(data: [UInt8], metadata: ImageDataMetadata, dataKey: String, image: Image? = nil) {
             self.data = data
             self.metadata = metadata
             self.dataKey = dataKey
@@ -89,7 +89,7 @@ extension ImagePipeline {
         /// A stale data-tier hit, when it has validators.
         init?(_ hit: DiskHit) {
             guard let data = hit.result.data, let metadata = hit.result.cacheMetadata,
-                  ImagePipeline.hasValidators(metadata) else { return nil }
+                  metadata.hasValidators else { return nil }
             self.init(data: data, metadata: metadata, dataKey: hit.dataKey, image: hit.result.image)
         }
     }
@@ -118,25 +118,20 @@ extension ImagePipeline {
     /// The stored entry and its validators (RFC 9110 §8.8) for a conditional
     /// request; `nil` without a stored entry or validators.
     private func validators(_ request: LoadRequest) async -> Revalidation? {
-        guard request.usesDisk, let tier = configuration.cache.data else { return nil }
-        let found = await executor.run(priority: request.request.priority) { [self] () -> Revalidation? in
-            // A variant is decoded now (it is small), so that a 304 needs no decode that could fail.
-            if request.isProcessed, request.policy != .originalOnly,
-               let entry = tier.cachedData(forKey: request.key.memoryKey), Self.hasValidators(entry.metadata),
-               let image = decodeStoredVariant(entry.data, request) {
-                return Revalidation(data: entry.data, metadata: entry.metadata, dataKey: request.key.memoryKey,
-                                    image: image)
-            }
-            guard let entry = tier.cachedData(forKey: request.key.base), Self.hasValidators(entry.metadata) else {
-                return nil
-            }
-            return Revalidation(data: entry.data, metadata: entry.metadata, dataKey: request.key.base)
+        guard request.usesDisk, configuration.cache.data != nil else { return nil }
+        let cache = configuration.cache
+        // A variant is decoded now (it is small), so that a 304 needs no decode that could fail.
+        if request.isProcessed, request.policy != .originalOnly,
+           let entry = await cache.entry(forDataKey: request.key.memoryKey), entry.metadata.hasValidators,
+           let decoded = await executor.run(priority: request.request.priority, { [self] in
+               decodeStoredVariant(entry.data, request)
+           }), let image = decoded {
+            return Revalidation(data: entry.data, metadata: entry.metadata, dataKey: request.key.memoryKey, image: image)
         }
-        return found ?? nil
-    }
-
-    static func hasValidators(_ metadata: DiskCache.Metadata) -> Bool {
-        metadata.etag != nil || metadata.lastModified != nil
+        guard let entry = await cache.entry(forDataKey: request.key.base), entry.metadata.hasValidators else {
+            return nil
+        }
+        return Revalidation(data: entry.data, metadata: entry.metadata, dataKey: request.key.base)
     }
 
     /// ``ImageRequest/Options/deliverCachedFirst``: the cached image (memory, else

@@ -45,8 +45,18 @@ extension ImagePipeline {
         /// Decodes every image the pipeline loads, from the network or from the data tier.
         public var decoderRegistry: DecoderRegistry
         /// Threads that decode, process and encode (the pipeline's own, never the
-        /// cooperative pool's). By default all cores but one, at least one.
+        /// cooperative pool's). By default one per core: they run at a lower
+        /// scheduling priority (``processingNiceness``), so they use every idle core
+        /// without delaying the rest of the process.
         public var processingWidth: Int = Self.defaultProcessingWidth
+        /// How far below the process's other threads the processing threads run: a
+        /// nice value (setpriority(2), 0…19; 0 for equal priority). By default 5: a
+        /// request handler that wakes preempts a decode.
+        public var processingNiceness: Int32 = 5
+        /// The bound on the encoded bytes held by decode jobs queued and running
+        /// (64 MB): past it, loads wait before they start a download, so a burst of
+        /// requests cannot pile up downloaded bodies faster than they are decoded.
+        public var maximumProcessingBytes: Int = 64 << 20
         /// What the data tier keeps (``DataCachePolicy/automatic``).
         public var dataCachePolicy: DataCachePolicy = .automatic
         /// Whether the tiers follow the origin's caching instructions
@@ -93,9 +103,9 @@ extension ImagePipeline {
         /// The loader when it is an ``ImageDownloader`` (the default).
         public var downloader: ImageDownloader? { dataLoader as? ImageDownloader }
 
-        /// All cores but one (left for the rest of the process), at least one.
+        /// One thread per core (at a lower priority: see ``processingNiceness``), at least one.
         public static var defaultProcessingWidth: Int {
-            max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+            max(1, ProcessInfo.processInfo.activeProcessorCount)
         }
     }
 }

@@ -30,7 +30,8 @@ public final class ImagePipeline: Sendable {
     public init(configuration: Configuration) {
         self.configuration = configuration
         failedURLs = FailedURLCache(timeToLive: configuration.failedURLTimeToLive, clock: configuration.clock)
-        executor = ProcessingExecutor(width: configuration.processingWidth)
+        executor = ProcessingExecutor(width: configuration.processingWidth, niceness: configuration.processingNiceness,
+                                      maximumHeldBytes: configuration.maximumProcessingBytes)
     }
 
     /// The pipeline of ``Configuration/standard(environment:)``: memory sized from

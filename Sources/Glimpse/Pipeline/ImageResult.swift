@@ -1,5 +1,4 @@
 import Foundation
-import GlimpseCache
 
 /// A loaded image and where it came from.
 public struct ImageResult: Sendable {
@@ -14,10 +13,10 @@ public struct ImageResult: Sendable {
     /// The HTTP response, for network loads (including a 304 revalidation).
     public var response: ImageDownloadResponse?
     /// The disk entry's metadata, for disk loads.
-    public var cacheMetadata: DiskCache.Metadata?
+    public var cacheMetadata: ImageDataMetadata?
 
     public init(image: Image, data: [UInt8]? = nil, tier: ImageTier, url: URL, response: ImageDownloadResponse? = nil,
-                cacheMetadata: DiskCache.Metadata? = nil) {
+                cacheMetadata: ImageDataMetadata? = nil) {
         self.image = image
         self.data = data
         self.tier = tier

@@ -6,32 +6,66 @@ import Synchronization
 /// encode, so that this CPU-bound work never occupies Swift's cooperative pool
 /// (whose few threads the rest of the process — request handlers in Vapor or
 /// Hummingbird — needs to stay responsive) and never grows without bound as
-/// GCD's queues would.
+/// GCD's queues would. The threads run at a lower scheduling priority
+/// (`niceness`), so every core can decode while a request handler that wakes
+/// still gets one at once.
 ///
 /// Callers suspend on a continuation while their job waits and runs; a job
 /// queued by a higher priority runs first, equal priorities in order. Idle
 /// threads sleep on a semaphore (no polling); a thread is woken only when a
-/// job arrives and some thread sleeps.
+/// job arrives and some thread sleeps. A job is released (with the bytes it
+/// captured) as soon as a thread takes it.
+///
+/// Jobs may declare the bytes they hold (`holding:`); ``waitForCapacity()``
+/// suspends its caller while queued and running jobs hold more than
+/// `maximumHeldBytes`, which is how the pipeline stops downloading more bytes
+/// than it can decode (back-pressure).
 final class ProcessingExecutor: Sendable {
     typealias Job = @Sendable () -> Void
 
-    private struct State {
-        /// Pending jobs by priority (index = `ImageDownloadPriority.rawValue`), each a FIFO.
-        var queues: [[Job]] = Array(repeating: [], count: ImageDownloadPriority.allCases.count)
-        /// Read position of each FIFO (dequeuing from the front without shifting).
-        var heads: [Int] = Array(repeating: 0, count: ImageDownloadPriority.allCases.count)
+    /// One priority level's jobs, first in first out. A taken job's slot is cleared at once,
+    /// so the job (and what it captured) is released when it has run, not when the queue empties.
+    struct FIFO {
+        private var jobs: [Job?] = []
+        private var head = 0
+
+        var isEmpty: Bool { head == jobs.count }
+
+        mutating func append(_ job: @escaping Job) { jobs.append(job) }
+
+        mutating func removeFirst() -> Job? {
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
+            jobs[head] = nil
+            head += 1
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: jobs.count <= 1024)
+                head = 0
+            } else if head >= 1024, head * 2 >= jobs.count {
+                // A long queue that never empties: drop the cleared front.
+                jobs.removeFirst(head)
+                head = 0
+            }
+            return job
+        }
+
+        /// Slots of jobs not yet taken (for tests).
+        var count: Int { jobs.count - head }
+    }
+
+    struct State {
+        /// Pending jobs by priority (index = `ImageDownloadPriority.rawValue`).
+        var queues: [FIFO] = Array(repeating: FIFO(), count: ImageDownloadPriority.allCases.count)
         var sleeping = 0
         var isStopped = false
+        /// Bytes declared by jobs queued or running.
+        var heldBytes = 0
+        /// Callers of `waitForCapacity()` waiting for `heldBytes` to fall below the bound.
+        var capacityWaiters: [CheckedContinuation<Void, Never>] = []
 
         mutating func next() -> Job? {
-            for level in queues.indices.reversed() where heads[level] < queues[level].count {
-                let job = queues[level][heads[level]]
-                heads[level] += 1
-                if heads[level] == queues[level].count {
-                    queues[level].removeAll(keepingCapacity: true)
-                    heads[level] = 0
-                }
-                return job
+            for level in queues.indices.reversed() where !queues[level].isEmpty {
+                return queues[level].removeFirst()
             }
             return nil
         }
@@ -42,6 +76,23 @@ final class ProcessingExecutor: Sendable {
         let state = Mutex(State())
         /// One signal per wake-up of a sleeping thread.
         let wake = DispatchSemaphore(value: 0)
+        let maximumHeldBytes: Int
+
+        init(maximumHeldBytes: Int) {
+            self.maximumHeldBytes = maximumHeldBytes
+        }
+
+        /// A job that held `bytes` has run: wakes capacity waiters once there is room.
+        func release(_ bytes: Int) {
+            guard bytes > 0 else { return }
+            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.heldBytes -= bytes
+                guard state.heldBytes < maximumHeldBytes else { return [] }
+                defer { state.capacityWaiters = [] }
+                return state.capacityWaiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
     }
 
     /// Set when the task waiting for a job is cancelled before the job starts.
@@ -52,19 +103,24 @@ final class ProcessingExecutor: Sendable {
     private let shared: Shared
     /// How many threads run jobs.
     let width: Int
+    /// The bound ``waitForCapacity()`` keeps the declared bytes of queued and running jobs under.
+    var maximumHeldBytes: Int { shared.maximumHeldBytes }
 
     /// - Parameters:
     ///   - width: threads (at least one).
+    ///   - niceness: how far below normal the threads run (setpriority(2); 0 for normal).
+    ///   - maximumHeldBytes: see ``waitForCapacity()``.
     ///   - name: the threads' name prefix, as `top -H`, `perf` and debuggers show
     ///     it (Linux keeps 15 bytes of a thread name, index included).
-    init(width: Int, name: String = "glimpse.decode") {
+    init(width: Int, niceness: Int32 = 0, maximumHeldBytes: Int = .max, name: String = "glimpse.decode") {
         self.width = max(1, width)
-        shared = Shared()
+        shared = Shared(maximumHeldBytes: max(1, maximumHeldBytes))
         for index in 0..<self.width {
             let shared = self.shared
             let threadName = "\(name)\(index)"
             let thread = Thread {
                 Self.nameCurrentThread(threadName)
+                ThreadPriority.lowerCurrentThread(by: niceness)
                 Self.loop(shared)
             }
             thread.name = threadName
@@ -104,21 +160,36 @@ final class ProcessingExecutor: Sendable {
     }
 
     deinit {
-        let sleepers = shared.state.withLock { state -> Int in
+        let (sleepers, waiters) = shared.state.withLock { state -> (Int, [CheckedContinuation<Void, Never>]) in
             state.isStopped = true
-            defer { state.sleeping = 0 }
-            return state.sleeping
+            defer {
+                state.sleeping = 0
+                state.capacityWaiters = []
+            }
+            return (state.sleeping, state.capacityWaiters)
         }
         // Each sleeping thread wakes, finds the queue empty and stopped, and ends; running
         // ones see the flag after their job.
         for _ in 0..<sleepers { shared.wake.signal() }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Queues `job`; it runs on one of the threads after the jobs of higher or
-    /// equal priority queued before it.
-    func enqueue(priority: ImageDownloadPriority, _ job: @escaping Job) {
+    /// equal priority queued before it. `bytes` count towards the held bytes
+    /// until it has run.
+    func enqueue(priority: ImageDownloadPriority, holding bytes: Int = 0, _ job: @escaping Job) {
+        let held = max(0, bytes)
+        let shared = self.shared
+        var wrapped = job
+        if held > 0 {
+            wrapped = {
+                job()
+                shared.release(held)
+            }
+        }
         let wakes = shared.state.withLock { state -> Bool in
-            state.queues[priority.rawValue].append(job)
+            state.heldBytes += held
+            state.queues[priority.rawValue].append(wrapped)
             guard state.sleeping > 0 else { return false }
             state.sleeping -= 1
             return true
@@ -128,11 +199,12 @@ final class ProcessingExecutor: Sendable {
 
     /// Runs `body` on the executor and returns its result; `nil` when the
     /// calling task was cancelled before the job started (it then never runs).
-    func run<T: Sendable>(priority: ImageDownloadPriority, _ body: @escaping @Sendable () -> T) async -> T? {
+    func run<T: Sendable>(priority: ImageDownloadPriority, holding bytes: Int = 0,
+                          _ body: @escaping @Sendable () -> T) async -> T? {
         let flag = CancellationFlag()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
-                enqueue(priority: priority) {
+                enqueue(priority: priority, holding: bytes) {
                     continuation.resume(returning: flag.isSet.load(ordering: .relaxed) ? nil : body())
                 }
             }
@@ -140,4 +212,25 @@ final class ProcessingExecutor: Sendable {
             flag.isSet.store(true, ordering: .relaxed)
         }
     }
+
+    /// Returns at once while queued and running jobs hold less than `maximumHeldBytes`, else
+    /// once they do again. Not a reservation: it bounds what callers start (downloads), and
+    /// the bytes in flight meanwhile may pass the bound by what they bring.
+    func waitForCapacity() async {
+        let shared = self.shared
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waits = shared.state.withLock { state -> Bool in
+                guard state.heldBytes >= shared.maximumHeldBytes, !state.isStopped else { return false }
+                state.capacityWaiters.append(continuation)
+                return true
+            }
+            if !waits { continuation.resume() }
+        }
+    }
+
+    /// Bytes declared by jobs queued or running now.
+    var heldBytes: Int { shared.state.withLock { $0.heldBytes } }
+
+    /// Jobs queued and not yet taken by a thread.
+    var queuedCount: Int { shared.state.withLock { $0.queues.reduce(0) { $0 + $1.count } } }
 }

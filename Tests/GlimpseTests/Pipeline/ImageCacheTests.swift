@@ -21,12 +21,13 @@ extension PipelineTests {
             let key = ImageCacheKey(base: "https://example.com/a.png")
             #expect(await cache.query(key).tier == .none)
 
-            cache.store(image, data: png, metadata: DiskCache.Metadata(etag: "\"x\""), forKey: key)
+            cache.store(image, forKey: key)
+            await cache.storeData(png, metadata: ImageDataMetadata(etag: "\"x\""), forDataKey: key.base, waits: true)
             #expect(cache.memory.totalCost == 33 * 7 * 4)
             let memory = await cache.query(key)
             #expect(memory.tier == .memory && memory.image == image && memory.data == nil)
 
-            cache.clear(.memory)
+            await cache.clear(.memory)
             let disk = await cache.query(key)
             // The cache moves bytes: decoding is the pipeline's.
             #expect(disk.tier == .disk && disk.image == nil && disk.data == png && disk.metadata?.etag == "\"x\"")
@@ -34,11 +35,11 @@ extension PipelineTests {
 
             // A variant shares the original bytes but not the memory entry.
             let variant = ImageCacheKey(base: key.base, variant: "resize")
-            cache.store(image, data: nil, forKey: variant, in: .memory)
-            cache.remove(key)
+            cache.store(image, forKey: variant)
+            await cache.remove(key)
             #expect(await cache.query(key).tier == .none)
             #expect(await cache.query(variant).tier == .memory)
-            cache.clear()
+            await cache.clear()
             let statistics = cache.statistics
             #expect(statistics.memory.count == 0 && statistics.diskCount == 0)
             #expect(statistics.diskHits == 1)
@@ -49,7 +50,7 @@ extension PipelineTests {
             defer { try? FileManager.default.removeItem(at: directory) }
             let png = try Fixtures.bytes("png/ct6-d08-seq.png")
             let key = ImageCacheKey(base: "k")
-            cache.store(nil, data: png, forKey: key, in: .disk)
+            await cache.storeData(png, forDataKey: key.base, waits: true)
             let lookups = await withTaskGroup(of: ImageCache.Lookup.self) { group in
                 for _ in 0..<16 { group.addTask { await cache.query(key) } }
                 var lookups: [ImageCache.Lookup] = []
@@ -63,8 +64,8 @@ extension PipelineTests {
             #expect(statistics.coalescedDiskReads <= 15)
         }
 
-        /// The background writer holds at most `maximumPendingWriteBytes`; stores beyond it
-        /// write themselves (back-pressure), and every store ends up on disk either way.
+        /// Queued writes hold at most `maximumPendingWriteBytes`; stores beyond it wait for
+        /// their own batch (back-pressure), and every store ends up on disk either way.
         @Test func backgroundWritesAreBoundedAndAllHappen() async throws {
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("glimpse-imagecache-\(UUID().uuidString)", isDirectory: true)
@@ -77,18 +78,14 @@ extension PipelineTests {
             var largest = 0
             for index in 0..<40 {
                 let key = ImageCacheKey(base: "k\(index)")
-                if index % 2 == 0 {
-                    cache.storeOriginalInBackground(payload, forKey: key)
-                } else {
-                    await cache.enqueueOriginal(payload, forKey: key)
-                }
+                await cache.storeData(payload, forDataKey: key.base, waits: false)
                 largest = max(largest, cache.pendingWriteBytes)
                 #expect(cache.pendingWriteBytes <= bound)
             }
             // One entry larger than the bound is still queued when nothing else is.
             await cache.pendingWritesFinished()
             let large = [UInt8](repeating: 9, count: 4 * bound)
-            await cache.enqueueOriginal(large, forKey: ImageCacheKey(base: "large"))
+            await cache.storeData(large, forDataKey: "large", waits: false)
             await cache.pendingWritesFinished()
             #expect(cache.pendingWriteCount == 0 && cache.pendingWriteBytes == 0)
             #expect(largest > 0)
@@ -97,7 +94,7 @@ extension PipelineTests {
         }
 
         /// Writes queued when the last reference to the cache goes still happen: the writer
-        /// thread runs its queue out before it ends.
+        /// task holds the cache until its queue is written.
         @Test func queuedWritesSurviveTheCachesRelease() async throws {
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("glimpse-imagecache-\(UUID().uuidString)", isDirectory: true)
@@ -106,7 +103,7 @@ extension PipelineTests {
             let payload = [UInt8](repeating: 3, count: 2048)
             do {
                 let cache = ImageCache(disk: disk)
-                for index in 0..<20 { cache.storeOriginalInBackground(payload, forKey: ImageCacheKey(base: "r\(index)")) }
+                for index in 0..<20 { await cache.storeData(payload, forDataKey: "r\(index)", waits: false) }
             }
             let deadline = ContinuousClock.now + .seconds(20)
             while !(0..<20).allSatisfy({ disk.contains("r\($0)") }), ContinuousClock.now < deadline {
@@ -122,12 +119,12 @@ extension PipelineTests {
             defer { try? FileManager.default.removeItem(at: directory) }
             let disk = try #require(cache.disk)
             for index in 0..<10 {
-                cache.storeOriginalInBackground([UInt8](repeating: UInt8(index), count: 500), forKey: ImageCacheKey(base: "b\(index)"))
+                await cache.storeData([UInt8](repeating: UInt8(index), count: 500), forDataKey: "b\(index)", waits: false)
             }
-            cache.storeOriginalInBackground([1, 1], forKey: ImageCacheKey(base: "order"))
-            await cache.storeOriginal([2, 2], forKey: ImageCacheKey(base: "order"))
+            await cache.storeData([1, 1], forDataKey: "order", waits: false)
+            await cache.storeData([2, 2], forDataKey: "order", waits: true)
             #expect(disk.data(forKey: "order") == Data([2, 2]))
-            cache.storeOriginalInBackground([3, 3], forKey: ImageCacheKey(base: "order"))
+            await cache.storeData([3, 3], forDataKey: "order", waits: false)
             await cache.pendingWritesFinished()
             #expect(disk.data(forKey: "order") == Data([3, 3]))
             #expect((0..<10).allSatisfy { disk.data(forKey: "b\($0)") == Data(repeating: UInt8($0), count: 500) })
@@ -135,12 +132,12 @@ extension PipelineTests {
             #expect(Set(inodes).count < 10)
         }
 
-        /// `storeOriginal` returns only once the bytes are on disk (what `waitForDiskStore` uses).
+        /// An awaited `storeData` returns only once the bytes are on disk (what `waitForDiskStore` uses).
         @Test func awaitedStoreIsOnDiskWhenItReturns() async throws {
             let (cache, directory) = try makeCache()
             defer { try? FileManager.default.removeItem(at: directory) }
             let png = try Fixtures.bytes("png/ct6-d08-seq.png")
-            await cache.storeOriginal(png, metadata: DiskCache.Metadata(etag: "\"e\""), forKey: ImageCacheKey(base: "w"))
+            await cache.storeData(png, metadata: ImageDataMetadata(etag: "\"e\""), forDataKey: "w", waits: true)
             #expect(cache.disk?.entry(forKey: "w")?.data == Data(png))
             #expect(cache.disk?.metadata(forKey: "w")?.etag == "\"e\"")
         }

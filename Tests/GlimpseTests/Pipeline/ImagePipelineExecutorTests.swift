@@ -44,7 +44,7 @@ extension PipelineTests {
                 dataLoader: DictionaryLoader(files: files),
                 cache: ImageCache(memory: MemoryCache(costLimit: 1 << 20), disk: nil))
             let pipeline = ImagePipeline(configuration: configuration)
-            // The default width leaves a core of the pool free.
+            // The default width is every core, at a lower priority than the pool's threads.
             #expect(pipeline.processingWidth == ImagePipeline.Configuration.defaultProcessingWidth)
 
             let sleeper = Task<[Duration], Never> {

@@ -46,9 +46,9 @@ extension PipelineTests {
             await #expect(throws: ImageLoadError.download(.badStatus(404))) { try await harness.pipeline.load(url) }
             harness.server.setRoute("/back.png", .fixed(.ok(try Fixtures.bytes("png/size-9x9-seq.png"))))
             #expect(try await harness.pipeline.load(ImageRequest(url: url, options: [.retryFailed, .waitForDiskStore])).tier == .network)
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             #expect(try await harness.pipeline.load(url).tier == .disk)
-            harness.cache.clear()
+            await harness.cache.clear()
             #expect(try await harness.pipeline.load(url).tier == .network)
         }
 

@@ -42,7 +42,7 @@ extension PipelineTests {
             #expect(stored.isFresh(at: Date()))
 
             #expect(try await harness.pipeline.load(url).tier == .memory)
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             let disk = try await harness.pipeline.load(url)
             #expect(disk.tier == .disk)
             #expect(disk.image == first.image)
@@ -72,7 +72,7 @@ extension PipelineTests {
 
             // Fresh now, in memory and on disk.
             #expect(try await harness.pipeline.load(url).tier == .memory)
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             #expect(try await harness.pipeline.load(url).tier == .disk)
             #expect(harness.requests("/s.png").count == 2)
         }
@@ -147,7 +147,7 @@ extension PipelineTests {
             let url = harness.url("/e.png")
             _ = try await harness.pipeline.load(ImageRequest(url: url, options: [.waitForDiskStore]))
             #expect(harness.cache.disk?.metadata(forKey: url.absoluteString)?.freshness?.lifetime == 0)
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             let again = try await harness.pipeline.load(url)
             #expect(again.response?.statusCode == 304)
         }
@@ -182,12 +182,12 @@ extension PipelineTests {
             let variant = try #require(harness.cache.disk?.metadata(forKey: key.memoryKey))
             #expect(variant.etag == "\"v1\"" && variant.freshness?.lifetime == 60)
 
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             let revalidated = try await harness.pipeline.load(request)
             #expect(revalidated.tier == .disk && revalidated.response?.statusCode == 304)
             #expect(revalidated.image == first.image)
             #expect(harness.cache.disk?.metadata(forKey: key.memoryKey)?.freshness?.lifetime == 3600)
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             #expect(try await harness.pipeline.load(request).tier == .disk)
             #expect(harness.requests("/v.png").count == 2)
         }
@@ -200,7 +200,7 @@ extension PipelineTests {
             let url = harness.url("/i.png")
             _ = try await harness.pipeline.load(ImageRequest(url: url, options: [.waitForDiskStore]))
             #expect(harness.cache.disk?.metadata(forKey: url.absoluteString)?.freshness == nil)
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             #expect(try await harness.pipeline.load(url).tier == .disk)
             #expect(harness.requests("/i.png").count == 1)
         }

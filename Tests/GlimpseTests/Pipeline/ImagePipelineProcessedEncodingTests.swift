@@ -50,7 +50,7 @@ extension PipelineTests {
             let restartedLoader = DictionaryLoader(files: [:])
             let restarted = try pipeline(loader: restartedLoader, directory: directory)
             let key = restarted.cacheKey(for: request)
-            let entry = try #require(restarted.cache.disk?.cachedData(forKey: key.memoryKey))
+            let entry = try #require(await restarted.cache.entry(forDataKey: key.memoryKey))
             #expect(Array(entry.data.prefix(3)) == [0xFF, 0xD8, 0xFF], "JPEG SOI then a marker (ITU T.81 §B.1.1.3)")
             #expect(entry.metadata.contentType == "image/jpeg")
             #expect(restarted.cache.disk?.contains(key.base) == false, "the automatic policy keeps the thumbnail only")
@@ -77,7 +77,7 @@ extension PipelineTests {
             let thumbnail = try await first.load(request)
 
             let restarted = try pipeline(loader: DictionaryLoader(files: [:]), directory: directory)
-            let entry = try #require(restarted.cache.disk?.cachedData(forKey: restarted.cacheKey(for: request).memoryKey))
+            let entry = try #require(await restarted.cache.entry(forDataKey: restarted.cacheKey(for: request).memoryKey))
             #expect(Array(entry.data.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
             #expect(entry.metadata.contentType == "image/png")
             let again = try await restarted.load(request)
@@ -99,7 +99,7 @@ extension PipelineTests {
                 let request = ImageRequest(url: try #require(URL(string: "https://images.example/q.png")),
                                            processors: [.resize(width: 60)], options: .waitForDiskStore)
                 _ = try await pipeline.load(request)
-                let entry = try #require(disk.cachedData(forKey: pipeline.cacheKey(for: request).memoryKey))
+                let entry = try #require(disk.entry(forKey: pipeline.cacheKey(for: request).memoryKey))
                 #expect(entry.metadata.contentType == "image/jpeg")
                 sizes.append(entry.data.count)
             }

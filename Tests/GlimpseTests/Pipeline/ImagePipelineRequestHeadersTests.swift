@@ -43,7 +43,7 @@ extension PipelineTests {
             #expect(forBob.tier == .network)
 
             // Neither tier hands one user's image to the other, nor to a request without credentials.
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             let again = try await harness.pipeline.load(Self.request(url, ["Authorization": "Bearer bob"]))
             #expect(again.tier == .disk && again.image == forBob.image)
             let cookie = try await harness.pipeline.load(Self.request(url, ["Cookie": "session=alice"]))
@@ -118,7 +118,7 @@ extension PipelineTests {
                                        options: [.waitForDiskStore])
             let first = try await harness.pipeline.load(request)
             #expect(!first.image.warnings.isEmpty)
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             let disk = try await harness.pipeline.load(request)
             #expect(disk.tier == .disk)
             #expect(disk.image.warnings == first.image.warnings)

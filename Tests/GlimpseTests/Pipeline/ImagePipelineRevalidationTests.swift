@@ -19,7 +19,7 @@ extension PipelineTests {
             #expect(first.tier == .network)
             #expect(harness.cache.disk?.metadata(forKey: url.absoluteString)?.etag == "\"v1\"")
 
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             let refreshed = try await harness.pipeline.load(ImageRequest(url: url, options: [.refreshCached]))
             #expect(refreshed.tier == .disk)
             #expect(refreshed.image == first.image)
@@ -52,7 +52,7 @@ extension PipelineTests {
 
             let memory = try await harness.pipeline.load(url)
             #expect(memory.tier == .memory && memory.image.width == 9)
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             let disk = try await harness.pipeline.load(url)
             #expect(disk.tier == .disk && disk.image.width == 9)
             #expect(harness.requests("/c.png").count == 2)
@@ -72,7 +72,7 @@ extension PipelineTests {
             })
             let url = harness.url("/lm.png")
             _ = try await harness.pipeline.load(ImageRequest(url: url, options: [.waitForDiskStore]))
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             let refreshed = try await harness.pipeline.load(ImageRequest(url: url, options: [.refreshCached]))
             #expect(refreshed.tier == .disk)
             #expect(harness.requests("/lm.png").last?.header("If-Modified-Since") == stamp)

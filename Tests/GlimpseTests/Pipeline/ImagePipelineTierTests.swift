@@ -29,7 +29,7 @@ extension PipelineTests {
             #expect(warm.image == cold.image)
             #expect(harness.requests("/a.png").count == 1)
 
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             let fromDisk = try await harness.pipeline.load(request)
             #expect(fromDisk.tier == .disk)
             #expect(fromDisk.image == cold.image)
@@ -38,7 +38,7 @@ extension PipelineTests {
             #expect(harness.requests("/a.png").count == 1)
             #expect(try await harness.pipeline.load(request).tier == .memory)
 
-            harness.cache.clear(.all)
+            await harness.cache.clear(.all)
             let again = try await harness.pipeline.load(request)
             #expect(again.tier == .network)
             #expect(harness.requests("/a.png").count == 2)
@@ -62,7 +62,7 @@ extension PipelineTests {
                 #expect(stored?.data == Data(png), "\(path)")
                 #expect(stored?.metadata.originalURL == harness.url(path).absoluteString)
             }
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             for path in paths {
                 #expect(try await harness.pipeline.load(harness.url(path)).tier == .disk)
                 #expect(harness.requests(path).count == 1)
@@ -97,7 +97,7 @@ extension PipelineTests {
             let request = ImageRequest(url: harness.url("/m.png"), options: [.memoryCacheOnly, .waitForDiskStore])
             #expect(try await harness.pipeline.load(request).tier == .network)
             #expect(harness.cache.disk?.count == 0)
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             #expect(try await harness.pipeline.load(request).tier == .network)
             #expect(harness.requests("/m.png").count == 2)
         }

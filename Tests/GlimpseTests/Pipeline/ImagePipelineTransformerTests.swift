@@ -57,7 +57,7 @@ extension PipelineTests {
             #expect(disk.contains(key.memoryKey) == (policy != .originalOnly))
             #expect(disk.contains(key.base) == (policy != .automatic))
 
-            harness.cache.clear(.memory)
+            await harness.cache.clear(.memory)
             let again = try await harness.pipeline.load(request)
             #expect(again.tier == .disk && again.image == thumb.image)
             let full = try await harness.pipeline.load(url)

@@ -1,19 +1,8 @@
-import GlimpseCache
-
 extension ImagePipeline {
-    /// What the data tier gave the disk stage.
-    enum DiskOutcome: Sendable {
-        case miss
-        /// A processed image stored earlier: decoded only.
-        case variant(Image, data: [UInt8], metadata: DiskCache.Metadata)
-        /// The original: decoded and processed (and encoded, when the policy keeps processed images).
-        case original(Processed, data: [UInt8], metadata: DiskCache.Metadata)
-        case failure(ImageLoadError)
-    }
-
     /// Stage 3: the data tier — the processed variant when the policy keeps
-    /// those, else the original — read, decoded and processed in one job on the
-    /// executor (a data tier may block: it never runs on the cooperative pool).
+    /// those, else the original — read through the cache (one coalesced read,
+    /// off the cooperative pool by the tier's contract), then decoded and
+    /// processed in one job on the executor.
     ///
     /// A data-tier hit: the result, and which entry gave it.
     struct DiskHit: Sendable {
@@ -25,47 +14,39 @@ extension ImagePipeline {
     /// Returns `nil` on a miss. Bytes that no longer decode are removed, so the
     /// loader stage fetches a fresh copy.
     func diskStage(_ request: LoadRequest) async throws(ImageLoadError) -> DiskHit? {
-        guard request.readsCache, request.usesDisk, let tier = configuration.cache.data else { return nil }
-        guard let outcome = await executor.run(priority: jobPriority(request), { [self] in
-            readDisk(request, from: tier)
+        guard request.readsCache, request.usesDisk, configuration.cache.data != nil else { return nil }
+        let cache = configuration.cache
+        if request.isProcessed, request.policy != .originalOnly,
+           let entry = await cache.entry(forDataKey: request.key.memoryKey) {
+            guard let decoded = await executor.run(priority: jobPriority(request), { [self] in
+                decodeStoredVariant(entry.data, request)
+            }) else { throw .cancelled }
+            if let image = decoded {
+                storeStage(image, request, freshness: entry.metadata.freshness)
+                return DiskHit(result: ImageResult(image: image, data: entry.data, tier: .disk, url: request.url,
+                                                   cacheMetadata: entry.metadata),
+                               dataKey: request.key.memoryKey)
+            }
+            await cache.removeData(forDataKey: request.key.memoryKey)
+        }
+        guard let entry = await cache.entry(forDataKey: request.key.base) else { return nil }
+        guard let outcome = await executor.run(priority: jobPriority(request), holding: entry.data.count, { [self] in
+            process(entry.data, request, encodes: request.storesProcessed)
         }) else { throw .cancelled }
+        let processed: Processed
         switch outcome {
-        case .miss:
+        case .success(let result):
+            processed = result
+        case .failure(.decoding):
+            await cache.removeData(forDataKey: request.key.base)
             return nil
         case .failure(let error):
             throw error
-        case .variant(let image, let data, let metadata):
-            storeStage(image, request, freshness: metadata.freshness)
-            return DiskHit(result: ImageResult(image: image, data: data, tier: .disk, url: request.url,
-                                               cacheMetadata: metadata),
-                           dataKey: request.key.memoryKey)
-        case .original(let processed, let data, let metadata):
-            storeStage(processed.image, request, freshness: metadata.freshness)
-            await storeProcessed(processed.encoded, request, source: metadata)
-            return DiskHit(result: ImageResult(image: processed.image, data: data, tier: .disk, url: request.url,
-                                               cacheMetadata: metadata),
-                           dataKey: request.key.base)
         }
-    }
-
-    /// On an executor thread.
-    private func readDisk(_ request: LoadRequest, from tier: any ImageDataCaching) -> DiskOutcome {
-        if request.isProcessed, request.policy != .originalOnly,
-           let entry = tier.cachedData(forKey: request.key.memoryKey) {
-            if let image = decodeStoredVariant(entry.data, request) {
-                return .variant(image, data: entry.data, metadata: entry.metadata)
-            }
-            tier.removeData(forKey: request.key.memoryKey)
-        }
-        guard let entry = tier.cachedData(forKey: request.key.base) else { return .miss }
-        switch process(entry.data, request, encodes: request.storesProcessed) {
-        case .success(let processed):
-            return .original(processed, data: entry.data, metadata: entry.metadata)
-        case .failure(.decoding):
-            tier.removeData(forKey: request.key.base)
-            return .miss
-        case .failure(let error):
-            return .failure(error)
-        }
+        storeStage(processed.image, request, freshness: entry.metadata.freshness)
+        await storeProcessed(processed.encoded, request, source: entry.metadata)
+        return DiskHit(result: ImageResult(image: processed.image, data: entry.data, tier: .disk, url: request.url,
+                                           cacheMetadata: entry.metadata),
+                       dataKey: request.key.base)
     }
 }

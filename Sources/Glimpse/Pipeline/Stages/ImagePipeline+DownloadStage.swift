@@ -42,6 +42,12 @@ extension ImagePipeline {
             handlers.data = { piece in progressive.append(piece) }
             feed = progressive
         }
+        // Back-pressure: no new body while decode jobs hold the executor's bound of bytes.
+        await executor.waitForCapacity()
+        if Task.isCancelled {
+            feed?.close()
+            throw .cancelled
+        }
         let holder = PendingCancellation<any ImageDataLoadingTask> { $0.cancel() }
         let loader = configuration.dataLoader
         typealias Outcome = Result<ImageDownloadResult, ImageDownloadError>

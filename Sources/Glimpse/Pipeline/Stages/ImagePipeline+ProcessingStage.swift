@@ -21,7 +21,7 @@ extension ImagePipeline {
             }
         }
         let image = decoded
-        guard let result = await executor.run(priority: jobPriority(request), { [self] in
+        guard let result = await executor.run(priority: jobPriority(request), holding: bytes.count, { [self] in
             process(bytes, request, encodes: request.storesProcessed, decoded: image)
         }) else { throw .cancelled }
         return try result.get()

@@ -6,7 +6,7 @@ extension ImagePipeline {
     /// freshness of the response it came from (kept under
     /// ``HTTPCachePolicy/respect`` only: see ``FreshnessTable``).
     func storeStage(_ image: Image, _ request: LoadRequest, freshness: HTTPFreshness? = nil) {
-        configuration.cache.memory.store(image, forKey: request.key.memoryKey, cost: image.byteCount)
+        configuration.cache.store(image, forKey: request.key)
         if configuration.httpCachePolicy == .respect {
             memoryFreshness.record(request.key.memoryKey, freshness: freshness, at: Date())
         }
@@ -23,8 +23,8 @@ extension ImagePipeline {
     /// The data tier's record of a response: its validators (RFC 9110 §8.8),
     /// media type and freshness (see ``freshness(of:requestTime:)``).
     func metadata(of response: ImageDownloadResponse, _ request: LoadRequest,
-                  freshness: HTTPFreshness?) -> DiskCache.Metadata {
-        DiskCache.Metadata(etag: response.entityTag, lastModified: response.lastModified,
+                  freshness: HTTPFreshness?) -> ImageDataMetadata {
+        ImageDataMetadata(etag: response.entityTag, lastModified: response.lastModified,
                            contentType: response.mimeType, originalURL: request.url.absoluteString,
                            freshness: freshness)
     }
@@ -34,22 +34,17 @@ extension ImagePipeline {
     /// background per ``ImageRequest/Options/waitForDiskStore``. `processedMissing`: the
     /// policy wanted the processed image but it has no encoding (an animation), so the
     /// original is kept in its place.
-    func storeOriginal(_ bytes: [UInt8], metadata: DiskCache.Metadata, _ request: LoadRequest,
+    func storeOriginal(_ bytes: [UInt8], metadata: ImageDataMetadata, _ request: LoadRequest,
                        processedMissing: Bool = false) async {
-        guard request.storesOriginal || (processedMissing && request.storesProcessed),
-              configuration.cache.data != nil else { return }
-        let cache = configuration.cache
-        if request.options.contains(.waitForDiskStore) {
-            await cache.storeOriginal(bytes, metadata: metadata, forKey: request.key)
-        } else {
-            await cache.enqueueOriginal(bytes, metadata: metadata, forKey: request.key)
-        }
+        guard request.storesOriginal || (processedMissing && request.storesProcessed) else { return }
+        await configuration.cache.storeData(bytes, metadata: metadata, forDataKey: request.key.base,
+                                            waits: request.options.contains(.waitForDiskStore))
     }
 
     /// Stage 6, processed half: the encoded processed image under the variant
     /// key, with the validators and freshness of the response it was made from
     /// (`source`), so that it is revalidated as that response would be.
-    func storeProcessed(_ encoded: EncodedImage?, _ request: LoadRequest, source: DiskCache.Metadata) async {
+    func storeProcessed(_ encoded: EncodedImage?, _ request: LoadRequest, source: ImageDataMetadata) async {
         guard let encoded, request.storesProcessed else { return }
         var metadata = source
         metadata.contentType = encoded.contentType

@@ -17,17 +17,15 @@ final class DictionaryMemoryTier: ImageMemoryCaching {
 
 /// A data tier that is a dictionary: where Redis or an object store would plug in.
 final class DictionaryDataTier: ImageDataCaching {
-    private let entries = Mutex<[String: DiskCache.BatchEntry]>([:])
+    private let entries = Mutex<[String: ImageDataEntry]>([:])
 
-    func cachedData(forKey key: String) -> (data: [UInt8], metadata: DiskCache.Metadata)? {
-        entries.withLock { $0[key].map { ($0.data, $0.metadata) } }
-    }
-    func containsData(forKey key: String) -> Bool { entries.withLock { $0[key] != nil } }
-    func storeData(_ batch: [DiskCache.BatchEntry]) {
+    func entry(forKey key: String) async -> ImageDataEntry? { entries.withLock { $0[key] } }
+    func containsEntry(forKey key: String) async -> Bool { entries.withLock { $0[key] != nil } }
+    func store(_ batch: [ImageDataEntry]) async {
         entries.withLock { entries in for entry in batch { entries[entry.key] = entry } }
     }
-    func removeData(forKey key: String) { _ = entries.withLock { $0.removeValue(forKey: key) } }
-    func removeAllData() { entries.withLock { $0.removeAll() } }
+    func removeEntry(forKey key: String) async { _ = entries.withLock { $0.removeValue(forKey: key) } }
+    func removeAllEntries() async { entries.withLock { $0.removeAll() } }
     var entryCount: Int { entries.withLock { $0.count } }
     var totalSize: Int { entries.withLock { $0.values.reduce(0) { $0 + $1.data.count } } }
     var keys: Set<String> { entries.withLock { Set($0.keys) } }
