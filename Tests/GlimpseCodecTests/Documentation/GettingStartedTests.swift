@@ -50,6 +50,17 @@ struct CodecGettingStartedTests {
         return try small.encoded(as: .jpeg, options: EncodingOptions(quality: 80))
     }
 
+    /// `Transformers.md`: a composed thumbnail transformer and its cache key.
+    static func roundedThumbnail(of image: Image) throws -> (small: Image, key: String) {
+        let thumbnail = ImageTransformers.Composition(
+            ImageTransformers.AutoOrient(),
+            ImageTransformers.Resize(width: 256, height: 256, mode: .fill),
+            ImageTransformers.RoundedCorners(radius: 12))
+        let small = try thumbnail.transform(image)   // every frame of an animation
+        let key = thumbnail.cacheKey                 // "orient|resize(256x256,fill,…)|corners(12.0)"
+        return (small, key)
+    }
+
     // MARK: - Checks
 
     /// A 300×200 gradient as PNG bytes.
@@ -77,5 +88,9 @@ struct CodecGettingStartedTests {
         let jpeg = try Self.thumbnail(of: Self.png)
         let decoded = try DecoderRegistry.standard.decode(jpeg)
         #expect(decoded.format == .jpeg && decoded.width == 256 && decoded.height == 171)
+        let rounded = try Self.roundedThumbnail(of: try DecoderRegistry.standard.decode(Self.png))
+        #expect(rounded.small.width == rounded.small.height, "filled to the square box (never enlarged: 200×200)")
+        #expect(rounded.small.pixels.pixel(x: 0, y: 0).w == 0, "the corner is cut away")
+        #expect(rounded.key.hasPrefix("orient|resize(256x256,fill"))
     }
 }
