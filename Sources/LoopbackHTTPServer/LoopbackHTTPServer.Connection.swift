@@ -1,12 +1,24 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 extension LoopbackHTTPServer {
     /// One accepted connection: reads requests, writes responses, until either
     /// side closes. Runs on its own thread and owns its socket.
     struct Connection: Sendable {
+        /// No SIGPIPE when the peer has gone: Linux asks per call (`MSG_NOSIGNAL`); Darwin has
+        /// no such flag and ignores SIGPIPE per socket instead (`SO_NOSIGPIPE`, set on accept).
+        #if canImport(Darwin)
+        static let sendFlags: Int32 = 0
+        #else
+        static let sendFlags = Int32(MSG_NOSIGNAL)
+        #endif
+
         let server: LoopbackHTTPServer
         let socket: Int32
         let id: Int
@@ -219,7 +231,7 @@ extension LoopbackHTTPServer {
             var offset = 0
             while offset < bytes.count {
                 let sent = bytes.withUnsafeBytes { raw in
-                    send(socket, raw.baseAddress.map { $0 + offset }, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    send(socket, raw.baseAddress.map { $0 + offset }, raw.count - offset, Self.sendFlags)
                 }
                 if sent < 0, errno == EINTR { continue }
                 guard sent > 0 else { return false }

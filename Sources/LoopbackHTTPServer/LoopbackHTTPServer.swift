@@ -2,6 +2,18 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `SOCK_STREAM` as `socket(2)` takes it: glibc imports it as an enum case, musl and Darwin
+/// as a plain integer.
+#if canImport(Glibc)
+package let streamSocketType = Int32(SOCK_STREAM.rawValue)
+#else
+package let streamSocketType = SOCK_STREAM
 #endif
 
 /// A small, scriptable HTTP/1.1 server (RFC 9112) on POSIX sockets, bound to
@@ -51,7 +63,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Starts a server on 127.0.0.1 with an ephemeral port.
     public init(routes: [String: Route] = [:], fallback: Route? = nil) throws(ServerError) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, streamSocketType, 0)
         guard fd >= 0 else { throw .socket(errno) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -174,6 +186,9 @@ public final class LoopbackHTTPServer: Sendable {
             guard client >= 0 else { continue }
             var yes: Int32 = 1
             setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #if canImport(Darwin)
+            setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             let id: Int? = state.withLock { state in
                 guard !state.stopping else { return nil }
                 let id = state.statistics.acceptedConnections

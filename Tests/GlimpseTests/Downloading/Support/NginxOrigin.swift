@@ -1,6 +1,11 @@
 import Foundation
+import LoopbackHTTPServer
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A real nginx serving a temporary directory on 127.0.0.1, for what the
@@ -73,7 +78,7 @@ final class NginxOrigin {
 
     /// An ephemeral port that was free a moment ago.
     private static func freePort() -> Int? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, streamSocketType, 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var address = sockaddr_in()
@@ -91,7 +96,7 @@ final class NginxOrigin {
 
     private static func waitForListener(port: Int) -> Bool {
         for _ in 0..<200 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, streamSocketType, 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
