@@ -124,7 +124,7 @@ extension ImagePipeline {
         if request.isProcessed, request.policy != .originalOnly,
            let entry = await cache.entry(forDataKey: request.key.memoryKey), entry.metadata.hasValidators,
            let decoded = await executor.run(priority: request.request.priority, { [self] in
-               decodeStoredVariant(entry.data, request)
+               decodeStoredVariant(entry, request)
            }), let image = decoded {
             return Revalidation(data: entry.data, metadata: entry.metadata, dataKey: request.key.memoryKey, image: image)
         }

@@ -19,7 +19,7 @@ extension ImagePipeline {
         if request.isProcessed, request.policy != .originalOnly,
            let entry = await cache.entry(forDataKey: request.key.memoryKey) {
             guard let decoded = await executor.run(priority: jobPriority(request), { [self] in
-                decodeStoredVariant(entry.data, request)
+                decodeStoredVariant(entry, request)
             }) else { throw .cancelled }
             if let image = decoded {
                 storeStage(image, request, freshness: entry.metadata.freshness)

@@ -10,6 +10,7 @@ extension ImagePipeline {
     ///   saw them (the processing stage finishes it instead of decoding again).
     func downloadStage(_ request: LoadRequest, revalidation: Revalidation?, key: JobKey,
                        job: UInt64) async throws(ImageLoadError) -> (ImageDownloadResult, ProgressiveFeed?) {
+        if let local = try await localOriginal(request.request, url: request.url) { return (local, nil) }
         if let shouldDownload = configuration.hooks.shouldDownload, !shouldDownload(request.url) {
             throw .downloadRefused
         }
@@ -77,7 +78,7 @@ extension ImagePipeline {
 extension ImagePipeline {
     /// Records (or clears) the loader's handle of a job, so that priority changes reach it.
     private func setLoading(_ loading: (any ImageDataLoadingTask)?, key: JobKey, job: UInt64) {
-        table.withLock { table in
+        _ = table.withLock { table in
             table.updateHandle(key, work: job) { handle in
                 handle = JobHandle(task: handle?.task, loading: loading)
             }

@@ -49,6 +49,8 @@ extension ImagePipeline {
                 return .failure(.transform(error))
             }
         }
+        // A processed image is still the source's: its format and metadata stay.
+        image.format = decoded.format
         // An image recovered from damaged bytes is not stored re-encoded: its
         // re-encoding would decode clean, losing the warnings. The original
         // is kept in its place and decodes with the same warnings each time.
@@ -60,9 +62,14 @@ extension ImagePipeline {
     }
 
     /// Decodes a processed image the data tier kept: no size reduction, hook or
-    /// processors (they already ran). `nil` when the bytes no longer decode.
-    func decodeStoredVariant(_ bytes: [UInt8], _ request: LoadRequest) -> Image? {
-        try? configuration.decoderRegistry.decode(bytes, options: request.request.decodingOptions)
+    /// processors (they already ran); it reports its original's format. `nil` when
+    /// the bytes no longer decode.
+    func decodeStoredVariant(_ entry: ImageDataEntry, _ request: LoadRequest) -> Image? {
+        guard var image = try? configuration.decoderRegistry.decode(entry.data, options: request.request.decodingOptions) else {
+            return nil
+        }
+        if let source = entry.metadata.sourceFormat { image.format = source }
+        return image
     }
 
     /// The priority of a job's executor work: its waiters' highest.
