@@ -177,7 +177,7 @@ public final class ImagePipeline: Sendable {
     /// `key`, with the digest of the request's distinguishing header fields when it has any.
     static func separated(_ key: String, _ request: ImageRequest) -> String {
         guard let digest = request.distinguishingDigest else { return key }
-        return key + FailedURLCache.separator + "h=" + digest
+        return key + ImageCacheKey.separator + "h=" + digest
     }
 
     /// Cancels every load in flight; each caller's result is ``ImageLoadError/cancelled``.
