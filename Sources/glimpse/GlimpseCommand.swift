@@ -12,7 +12,7 @@ struct GlimpseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "glimpse",
         abstract: "Inspect, decode and benchmark images with Glimpse's pure-Swift decoders.",
-        version: Glimpse.version,
+        version: GlimpseLibrary.version,
         subcommands: [
             InfoCommand.self,
             DecodeCommand.self,

@@ -55,17 +55,30 @@ public final class DiskDataTier: ImageDataCaching {
     public var totalSize: Int { disk.isIndexLoaded ? disk.totalSize : 0 }
 }
 
+/// The disk cache's record has no field for a variant's source format: it rides in the content
+/// type as a parameter (RFC 9110 §8.3.1 media type parameters), `image/jpeg; glimpse-source=webp`.
+private let sourceParameter = "; glimpse-source="
+
 extension ImageDataMetadata {
     init(_ metadata: DiskCache.Metadata) {
-        self.init(etag: metadata.etag, lastModified: metadata.lastModified, contentType: metadata.contentType,
-                  originalURL: metadata.originalURL, storedDate: metadata.storedDate, freshness: metadata.freshness)
+        var contentType = metadata.contentType
+        var sourceFormat: ImageFormat?
+        if let stored = contentType, let range = stored.range(of: sourceParameter) {
+            contentType = String(stored[..<range.lowerBound])
+            sourceFormat = ImageFormat(rawValue: String(stored[range.upperBound...]))
+        }
+        self.init(etag: metadata.etag, lastModified: metadata.lastModified, contentType: contentType,
+                  originalURL: metadata.originalURL, storedDate: metadata.storedDate, freshness: metadata.freshness,
+                  sourceFormat: sourceFormat)
     }
 }
 
 extension DiskCache.Metadata {
     init(_ metadata: ImageDataMetadata) {
+        let contentType = metadata.sourceFormat.map { (metadata.contentType ?? "") + sourceParameter + $0.rawValue }
+            ?? metadata.contentType
         // The disk cache sets the stored date itself on every write.
-        self.init(etag: metadata.etag, lastModified: metadata.lastModified, contentType: metadata.contentType,
+        self.init(etag: metadata.etag, lastModified: metadata.lastModified, contentType: contentType,
                   originalURL: metadata.originalURL, freshness: metadata.freshness)
     }
 }

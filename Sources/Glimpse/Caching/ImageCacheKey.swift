@@ -17,7 +17,11 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The memory tier's key.
-    public var memoryKey: String { variant.isEmpty ? base : base + "\u{1F}" + variant }
+    public var memoryKey: String { variant.isEmpty ? base : base + Self.separator + variant }
+
+    /// Separates the parts of a key (a resource from its variant, a URL from the digest of
+    /// its distinguishing header fields): U+001F, a control character, so never part of a URL.
+    static let separator = "\u{1F}"
 
     public var description: String { variant.isEmpty ? base : "\(base) [\(variant)]" }
 }

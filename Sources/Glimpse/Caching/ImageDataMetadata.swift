@@ -19,15 +19,20 @@ public struct ImageDataMetadata: Sendable, Equatable {
     public var storedDate: Date?
     /// The response's freshness (RFC 9111 §4.2) under ``HTTPCachePolicy/respect``; `nil` otherwise.
     public var freshness: HTTPFreshness?
+    /// For a processed variant: the format of the original it was made from, which the
+    /// decoded variant reports (a WebP's thumbnail stays `.webp`, whatever it is stored as).
+    public var sourceFormat: ImageFormat?
 
     public init(etag: String? = nil, lastModified: String? = nil, contentType: String? = nil,
-                originalURL: String? = nil, storedDate: Date? = nil, freshness: HTTPFreshness? = nil) {
+                originalURL: String? = nil, storedDate: Date? = nil, freshness: HTTPFreshness? = nil,
+                sourceFormat: ImageFormat? = nil) {
         self.etag = etag
         self.lastModified = lastModified
         self.contentType = contentType
         self.originalURL = originalURL
         self.storedDate = storedDate
         self.freshness = freshness
+        self.sourceFormat = sourceFormat
     }
 
     /// Whether a conditional request can be made from it (RFC 9110 §13.1.1–§13.1.3).

@@ -80,7 +80,7 @@ extension ImageDownloader {
         public var defaultHeaders: [String: String] = [
             // WebP named first, as browsers do: servers that negotiate formats send it only when asked by name.
             "Accept": "image/webp,image/*,*/*;q=0.8",
-            "User-Agent": "Glimpse/\(Glimpse.version)",
+            "User-Agent": "Glimpse/\(GlimpseLibrary.version)",
         ]
         public var credentials: Credentials?
         /// Statuses that count as success (200..<300).

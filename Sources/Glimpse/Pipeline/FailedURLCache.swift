@@ -34,9 +34,6 @@ final class FailedURLCache: Sendable {
         }
     }
 
-    /// Whether `key` failed within the time-to-live.
-    func contains(_ key: String) -> Bool { failure(key) != nil }
-
     func insert(_ key: String, reason: ImageLoadError) {
         guard timeToLive > .zero else { return }
         let now = clock.now()
@@ -46,13 +43,9 @@ final class FailedURLCache: Sendable {
         }
     }
 
-    /// Separates a URL from what else tells its entries apart (see
-    /// `ImagePipeline.cacheKey(for:)`); a control character, so never part of a URL.
-    static let separator = "\u{1F}"
-
     /// Forgets `url` and every entry of it kept apart by request header fields.
     func removeAll(for url: String) {
-        let prefix = url + Self.separator
+        let prefix = url + ImageCacheKey.separator
         entries.withLock { entries in
             entries[url] = nil
             for key in entries.keys where key.hasPrefix(prefix) { entries[key] = nil }

@@ -32,7 +32,7 @@ public enum ImageLoadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// downloader's judgement (invalid URL, a 4xx status other than 408/429,
     /// an unacceptable or undecodable body) or bytes that do not decode.
     /// Timeouts, cancellation, connection failures and 5xx are transient.
-    var isPermanent: Bool {
+    public var isPermanent: Bool {
         switch self {
         case .download(let error): error.isPermanent
         case .decoding: true

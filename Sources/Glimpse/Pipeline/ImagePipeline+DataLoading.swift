@@ -22,12 +22,16 @@ extension ImagePipeline {
         if !options.contains(.retryFailed), let reason = failedURLs.failure(resolved.urlKey) {
             throw .failedRecently(reason)
         }
+        let requestTime = Date()
+        if let local = try await localOriginal(request, url: resolved.url) {
+            await storeLoadedOriginal(local, resolved, requestTime: requestTime)
+            return .network
+        }
         if let shouldDownload = configuration.hooks.shouldDownload, !shouldDownload(resolved.url) {
             throw .downloadRefused
         }
         let download = ImageDownloadRequest(url: resolved.url, priority: request.priority, headers: request.headers,
                                             timeout: request.timeout, retryPolicy: request.retryPolicy)
-        let requestTime = Date()
         let loader = configuration.dataLoader
         let holder = PendingCancellation<any ImageDataLoadingTask> { $0.cancel() }
         typealias Outcome = Result<ImageDownloadResult, ImageDownloadError>
@@ -49,7 +53,14 @@ extension ImagePipeline {
             throw failure
         }
         failedURLs.remove(resolved.urlKey)
-        // The original, whatever the policy: nothing was processed to store instead.
+        await storeLoadedOriginal(downloaded, resolved, requestTime: requestTime)
+        return .network
+    }
+
+    /// The original just loaded into the data tier, whatever the policy: nothing was
+    /// processed to store instead.
+    private func storeLoadedOriginal(_ downloaded: ImageDownloadResult, _ resolved: LoadRequest,
+                                     requestTime: Date) async {
         var storing = resolved
         storing.request.processors = []
         storing.request.maximumPixelBytes = nil
@@ -57,10 +68,9 @@ extension ImagePipeline {
         storing.key.variant = ""
         storing.request.options.insert(.waitForDiskStore)
         let response = downloaded.response
-        guard configuration.httpCachePolicy.allowsStoring(headers: response.headers) else { return .network }
+        guard configuration.httpCachePolicy.allowsStoring(headers: response.headers) else { return }
         let freshness = self.freshness(of: response, requestTime: requestTime)
         await storeOriginal(downloaded.bytes, metadata: metadata(of: response, storing, freshness: freshness), storing)
-        return .network
     }
 
     /// ``loadData(_:)`` for a URL.

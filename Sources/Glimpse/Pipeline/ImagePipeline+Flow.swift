@@ -9,7 +9,7 @@ extension ImagePipeline {
     /// fresh (RFC 9111 §4.2); a stale one is revalidated with its validators
     /// (§4.3) and served again on 304, or when the origin cannot be reached and
     /// the response did not say `must-revalidate` (§4.2.4).
-    func flow(_ request: LoadRequest, key: JobTable.Key, job: UInt64) async throws(ImageLoadError) -> ImageResult {
+    func flow(_ request: LoadRequest, key: JobKey, job: UInt64) async throws(ImageLoadError) -> ImageResult {
         // Looked up again: the job may start just after another one stored the image.
         if let hit = memoryStage(request) { return hit }
         var staleHit: DiskHit?
@@ -124,7 +124,7 @@ extension ImagePipeline {
         if request.isProcessed, request.policy != .originalOnly,
            let entry = await cache.entry(forDataKey: request.key.memoryKey), entry.metadata.hasValidators,
            let decoded = await executor.run(priority: request.request.priority, { [self] in
-               decodeStoredVariant(entry.data, request)
+               decodeStoredVariant(entry, request)
            }), let image = decoded {
             return Revalidation(data: entry.data, metadata: entry.metadata, dataKey: request.key.memoryKey, image: image)
         }
@@ -136,7 +136,7 @@ extension ImagePipeline {
 
     /// ``ImageRequest/Options/deliverCachedFirst``: the cached image (memory, else
     /// the data tier's) as a preview for every waiter, before revalidating.
-    private func deliverCached(_ request: LoadRequest, key: JobTable.Key, job: UInt64) async {
+    private func deliverCached(_ request: LoadRequest, key: JobKey, job: UInt64) async {
         if let image = configuration.cache.image(forKey: request.key) {
             reportPartialImage(key, job: job, image: image)
             return

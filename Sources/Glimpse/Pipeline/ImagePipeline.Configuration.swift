@@ -57,6 +57,9 @@ extension ImagePipeline {
         /// (64 MB): past it, loads wait before they start a download, so a burst of
         /// requests cannot pile up downloaded bodies faster than they are decoded.
         public var maximumProcessingBytes: Int = 64 << 20
+        /// The largest `file` URL the pipeline reads (256 MB): larger files fail with
+        /// ``ImageDownloadError/tooLarge`` before they are read.
+        public var maximumFileSize: Int = 256 << 20
         /// What the data tier keeps (``DataCachePolicy/automatic``).
         public var dataCachePolicy: DataCachePolicy = .automatic
         /// Whether the tiers follow the origin's caching instructions

@@ -14,8 +14,8 @@ extension ImagePipeline {
         var options: ImageRequest.Options { request.options }
 
         /// Loads with the same key share one job.
-        var jobKey: JobTable.Key {
-            JobTable.Key(memoryKey: key.memoryKey, behaviour: options.intersection(.behaviour).rawValue,
+        var jobKey: JobKey {
+            JobKey(memoryKey: key.memoryKey, behaviour: options.intersection(.behaviour).rawValue,
                          headers: request.headers)
         }
 

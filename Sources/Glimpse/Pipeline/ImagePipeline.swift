@@ -22,6 +22,10 @@ public final class ImagePipeline: Sendable {
     public let configuration: Configuration
     let failedURLs: FailedURLCache
     let table = Mutex(JobTable())
+    /// The decodes of originals in flight (the decode unit's table).
+    let decodes = Mutex(DecodeTable())
+    /// Decodes of originals started (shared ones once), for tests and diagnostics.
+    let decodesStarted = Atomic<Int>(0)
     /// Decoding, processing and encoding, off the cooperative pool.
     let executor: ProcessingExecutor
     /// Freshness of the memory tier's images under ``HTTPCachePolicy/respect``.
@@ -173,7 +177,7 @@ public final class ImagePipeline: Sendable {
     /// `key`, with the digest of the request's distinguishing header fields when it has any.
     static func separated(_ key: String, _ request: ImageRequest) -> String {
         guard let digest = request.distinguishingDigest else { return key }
-        return key + FailedURLCache.separator + "h=" + digest
+        return key + ImageCacheKey.separator + "h=" + digest
     }
 
     /// Cancels every load in flight; each caller's result is ``ImageLoadError/cancelled``.
@@ -229,43 +233,48 @@ public final class ImagePipeline: Sendable {
     private func start(_ request: LoadRequest, _ callbacks: LoadCallbacks) -> UInt64 {
         let key = request.jobKey
         let attached = table.withLock { $0.attach(key, callbacks, priority: request.request.priority) }
-        if let job = attached.newJob {
+        if let job = attached.newWork {
             let task = Task(priority: request.request.priority.taskPriority) { [self] in
                 let result = await run(request, key: key, job: job)
-                let waiters = table.withLock { $0.finish(key, job: job) }
+                let waiters = table.withLock { $0.finish(key, work: job) }
                 for waiter in waiters { waiter.completion(result) }
             }
-            if !table.withLock({ $0.setTask(task, key: key, job: job) }) { task.cancel() }
+            let kept = table.withLock { table in
+                table.updateHandle(key, work: job) { handle in
+                    handle = JobHandle(task: task, loading: handle?.loading)
+                }
+            }
+            if !kept { task.cancel() }
         }
         return attached.waiter
     }
 
     func cancel(waiter: UInt64) -> Bool {
         guard let detached = table.withLock({ $0.detach(waiter) }) else { return false }
-        detached.orphanedTask?.cancel()
-        detached.callbacks.completion(.failure(.cancelled))
+        detached.orphaned?.task?.cancel()
+        detached.waiter.completion(.failure(.cancelled))
         return true
     }
 
     func setPriority(_ priority: ImageDownloadPriority, waiter: UInt64) {
-        if let (loading, effective) = table.withLock({ $0.setPriority(priority, of: waiter) }) {
-            loading.setPriority(effective)
+        if let changed = table.withLock({ $0.setPriority(priority, of: waiter) }), let loading = changed.handle?.loading {
+            loading.setPriority(changed.priority)
         }
     }
 
     /// Progress for every waiter of a job.
-    func reportProgress(_ key: JobTable.Key, job: UInt64, received: Int64, expected: Int64?) {
-        for waiter in table.withLock({ $0.waiters(of: key, job: job) }) { waiter.progress?(received, expected) }
+    func reportProgress(_ key: JobKey, job: UInt64, received: Int64, expected: Int64?) {
+        for waiter in table.withLock({ $0.waiters(of: key, work: job) }) { waiter.progress?(received, expected) }
     }
 
     /// A partial image for every waiter of a job.
-    func reportPartialImage(_ key: JobTable.Key, job: UInt64, image: Image) {
-        for waiter in table.withLock({ $0.waiters(of: key, job: job) }) { waiter.partialImage?(image) }
+    func reportPartialImage(_ key: JobKey, job: UInt64, image: Image) {
+        for waiter in table.withLock({ $0.waiters(of: key, work: job) }) { waiter.partialImage?(image) }
     }
 
     /// Runs the stages; records permanent failures, and forgets the URL's
     /// failure once it loads again.
-    private func run(_ request: LoadRequest, key: JobTable.Key, job: UInt64) async -> Result<ImageResult, ImageLoadError> {
+    private func run(_ request: LoadRequest, key: JobKey, job: UInt64) async -> Result<ImageResult, ImageLoadError> {
         do throws(ImageLoadError) {
             let result = try await flow(request, key: key, job: job)
             if request.options.contains(.retryFailed) || result.tier == .network { failedURLs.remove(request.urlKey) }

@@ -32,6 +32,9 @@ public struct ImageRequest: Sendable {
     /// for this request's download (``RetryPolicy/never`` for a caller that
     /// retries on its own).
     public var retryPolicy: RetryPolicy?
+    /// Encoded bytes already in hand (an upload), decoded and processed on the
+    /// pipeline's executor instead of being loaded: see ``init(id:data:processors:options:priority:)``.
+    public var data: [UInt8]?
 
     public init(url: URL, processors: [any ImageTransformer] = [], options: Options = [],
                 priority: ImageDownloadPriority = .normal, cacheKey: String? = nil, maximumPixelBytes: Int? = nil) {
@@ -53,6 +56,20 @@ public struct ImageRequest: Sendable {
         self.priority = priority
         self.cacheKey = cacheKey
         self.maximumPixelBytes = maximumPixelBytes
+    }
+
+    /// Bytes already in hand — an upload a request handler received — as a
+    /// resource: decoded and processed on the pipeline's executor (never the
+    /// caller's thread) and cached under `id` like any other image, so a second
+    /// request for the same `id` and processors is a cache hit. The bytes are
+    /// not checked against what is cached: a new upload needs a new `id`.
+    public init(id: String, data: [UInt8], processors: [any ImageTransformer] = [], options: Options = [],
+                priority: ImageDownloadPriority = .normal) {
+        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+        // A URL of its own scheme for results and logs; the loader never sees it.
+        let url = URL(string: "glimpse-data:" + escaped) ?? URL(fileURLWithPath: "/")
+        self.init(url: url, processors: processors, options: options, priority: priority, cacheKey: id)
+        self.data = data
     }
 
     /// The resource's URL (a `URLRequest` without one loads nothing and fails

@@ -22,7 +22,7 @@ struct ImageDownloaderHTTPTests {
         #expect(result.image == nil)
         let request = try #require(harness.server.requests.first)
         #expect(request.header("Accept") == "image/webp,image/*,*/*;q=0.8")
-        #expect(request.header("User-Agent") == "Glimpse/\(Glimpse.version)")
+        #expect(request.header("User-Agent") == "Glimpse/\(GlimpseLibrary.version)")
         await harness.finish()
     }
 

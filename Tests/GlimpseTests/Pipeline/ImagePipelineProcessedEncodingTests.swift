@@ -57,7 +57,7 @@ extension PipelineTests {
 
             let again = try await restarted.load(request)
             #expect(again.tier == .disk && restartedLoader.requestCount == 0)
-            #expect(again.image.format == .jpeg)
+            #expect(again.image.format == .png, "stored as JPEG, still the PNG source's thumbnail")
             #expect(again.image.width == 48 && again.image.height == 32)
             // Lossy at quality 80 on a smooth gradient: every sample close to the processed image.
             let fresh = thumbnail.image.pixels.bytes, stored = again.image.pixels.bytes
@@ -100,7 +100,8 @@ extension PipelineTests {
                                            processors: [.resize(width: 60)], options: .waitForDiskStore)
                 _ = try await pipeline.load(request)
                 let entry = try #require(disk.entry(forKey: pipeline.cacheKey(for: request).memoryKey))
-                #expect(entry.metadata.contentType == "image/jpeg")
+                // The disk record carries the source format as a media type parameter.
+                #expect(entry.metadata.contentType == "image/jpeg; glimpse-source=png")
                 sizes.append(entry.data.count)
             }
             #expect(sizes[0] < sizes[1], "quality 30 is smaller than quality 95: \(sizes)")

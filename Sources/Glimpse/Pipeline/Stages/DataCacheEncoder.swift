@@ -19,13 +19,13 @@ struct DataCacheEncoder: Sendable {
             let jpeg = JPEG.EncodingOptions(quality: min(100, max(1, quality)), subsampling: .yCbCr420,
                                             metadata: .all)
             if let bytes = try? registry.encode(image, as: .jpeg, options: EncodingOptions(jpeg: jpeg)) {
-                return ImagePipeline.EncodedImage(bytes: bytes, contentType: "image/jpeg")
+                return ImagePipeline.EncodedImage(bytes: bytes, contentType: "image/jpeg", sourceFormat: image.format)
             }
         }
         guard let bytes = try? registry.encode(image, as: .png, options: EncodingOptions(metadata: .all)) else {
             return nil
         }
-        return ImagePipeline.EncodedImage(bytes: bytes, contentType: "image/png")
+        return ImagePipeline.EncodedImage(bytes: bytes, contentType: "image/png", sourceFormat: image.format)
     }
 
     /// Whether every alpha sample of an 8-bit buffer is 255.

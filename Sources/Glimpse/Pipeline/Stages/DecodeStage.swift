@@ -37,10 +37,13 @@ struct DecodeStage: Sendable {
 
     /// Header information from the first bytes, or `nil` when the header is not
     /// complete or not valid.
+    ///
+    /// Small pieces first, so that the decoder stops at the header rather than start on
+    /// the image (a progressive JPEG's first scan would allocate all its coefficients).
     static func probe(_ bytes: [UInt8], registry: DecoderRegistry) -> ImageInfo? {
         var decoder = AutoDecoder(registry: registry, options: DecodingOptions(firstFrameOnly: true))
         var offset = 0
-        var step = 1024
+        var step = 64
         while offset < bytes.count {
             let end = min(bytes.count, offset + step)
             do throws(ImageDecodingError) {
@@ -50,7 +53,8 @@ struct DecodeStage: Sendable {
             }
             if let info = decoder.info { return info }
             offset = end
-            step *= 2
+            // Past 64 KB of header (EXIF, ICC), larger pieces.
+            if offset >= 1 << 16 { step = min(step * 2, 1 << 20) }
         }
         return nil
     }

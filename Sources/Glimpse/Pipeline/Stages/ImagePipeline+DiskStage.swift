@@ -19,7 +19,7 @@ extension ImagePipeline {
         if request.isProcessed, request.policy != .originalOnly,
            let entry = await cache.entry(forDataKey: request.key.memoryKey) {
             guard let decoded = await executor.run(priority: jobPriority(request), { [self] in
-                decodeStoredVariant(entry.data, request)
+                decodeStoredVariant(entry, request)
             }) else { throw .cancelled }
             if let image = decoded {
                 storeStage(image, request, freshness: entry.metadata.freshness)
@@ -30,18 +30,13 @@ extension ImagePipeline {
             await cache.removeData(forDataKey: request.key.memoryKey)
         }
         guard let entry = await cache.entry(forDataKey: request.key.base) else { return nil }
-        guard let outcome = await executor.run(priority: jobPriority(request), holding: entry.data.count, { [self] in
-            process(entry.data, request, encodes: request.storesProcessed)
-        }) else { throw .cancelled }
         let processed: Processed
-        switch outcome {
-        case .success(let result):
-            processed = result
-        case .failure(.decoding):
+        do throws(ImageLoadError) {
+            processed = try await processingStage(entry.data, request)
+        } catch {
+            guard case .decoding = error else { throw error }
             await cache.removeData(forDataKey: request.key.base)
             return nil
-        case .failure(let error):
-            throw error
         }
         storeStage(processed.image, request, freshness: entry.metadata.freshness)
         await storeProcessed(processed.encoded, request, source: entry.metadata)

@@ -8,12 +8,13 @@ extension ImagePipeline {
     ///
     /// - Returns: the bytes and, for a progressive load, the feed whose decoder
     ///   saw them (the processing stage finishes it instead of decoding again).
-    func downloadStage(_ request: LoadRequest, revalidation: Revalidation?, key: JobTable.Key,
+    func downloadStage(_ request: LoadRequest, revalidation: Revalidation?, key: JobKey,
                        job: UInt64) async throws(ImageLoadError) -> (ImageDownloadResult, ProgressiveFeed?) {
+        if let local = try await localOriginal(request.request, url: request.url) { return (local, nil) }
         if let shouldDownload = configuration.hooks.shouldDownload, !shouldDownload(request.url) {
             throw .downloadRefused
         }
-        let priority = table.withLock { $0.priority(of: key, job: job) } ?? request.request.priority
+        let priority = table.withLock { $0.priority(of: key, work: job) } ?? request.request.priority
         var download = ImageDownloadRequest(url: request.url, priority: priority, headers: request.request.headers,
                                             timeout: request.request.timeout, retryPolicy: request.request.retryPolicy)
         if let revalidation {
@@ -26,7 +27,7 @@ extension ImagePipeline {
         // (four for a 50 KB image), which a load nobody watches should not pay.
         // A waiter that joins the job later gets its completion (and partial
         // images) but progress only if the job was started with a listener.
-        let listens = table.withLock { table in table.waiters(of: key, job: job).contains { $0.progress != nil } }
+        let listens = table.withLock { table in table.waiters(of: key, work: job).contains { $0.progress != nil } }
         var handlers = ImageDataLoadingHandlers(completion: { _ in })
         if listens {
             handlers.progress = { [self] received, expected in
@@ -58,18 +59,29 @@ extension ImagePipeline {
                 let loading = loader.loadData(for: download, handlers: calls)
                 holder.store(loading)
                 // Priority changes of the job's waiters reach the loader from now on.
-                _ = table.withLock { $0.setLoading(loading, key: key, job: job) }
+                setLoading(loading, key: key, job: job)
             }
         } onCancel: {
             holder.cancel()
         }
-        _ = table.withLock { $0.setLoading(nil, key: key, job: job) }
+        setLoading(nil, key: key, job: job)
         switch result {
         case .success(let downloaded):
             return (downloaded, feed)
         case .failure(let error):
             feed?.close()
             throw .download(error)
+        }
+    }
+}
+
+extension ImagePipeline {
+    /// Records (or clears) the loader's handle of a job, so that priority changes reach it.
+    private func setLoading(_ loading: (any ImageDataLoadingTask)?, key: JobKey, job: UInt64) {
+        _ = table.withLock { table in
+            table.updateHandle(key, work: job) { handle in
+                handle = JobHandle(task: handle?.task, loading: loading)
+            }
         }
     }
 }

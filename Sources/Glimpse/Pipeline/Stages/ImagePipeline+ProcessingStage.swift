@@ -1,9 +1,10 @@
 extension ImagePipeline {
-    /// Stage 5, the one place bytes become pixels: decoding with the
-    /// configuration's registry (at reduced size when the request asks), the
-    /// downloaded-image hook, the request's processors and — when the data tier
-    /// keeps processed images — their encoding, as one job on the pipeline's
-    /// bounded executor.
+    /// Stage 5, the one place bytes become pixels: the original decoded by the
+    /// decode unit (``decodeOriginal(_:plan:_:priority:)``: one decode shared by
+    /// every variant that can use it, reduced when the first processor allows),
+    /// then the downloaded-image hook, the rest of the request's processors and —
+    /// when the data tier keeps processed images — their encoding, as one job on
+    /// the pipeline's bounded executor.
     ///
     /// - Parameter progressive: the feed of a progressive load, whose decoder
     ///   has seen every byte: finishing it gives the image without decoding the
@@ -20,37 +21,36 @@ extension ImagePipeline {
                 progressive.close()
             }
         }
-        let image = decoded
-        guard let result = await executor.run(priority: jobPriority(request), holding: bytes.count, { [self] in
-            process(bytes, request, encodes: request.storesProcessed, decoded: image)
+        var processors = request.request.processors
+        let image: Image
+        if let decoded {
+            image = decoded
+        } else {
+            let plan = DecodePlan.make(for: bytes, request, registry: configuration.decoderRegistry,
+                                       hasDownloadedImageHook: configuration.hooks.transformDownloadedImage != nil)
+            image = try await decodeOriginal(bytes, plan: plan, request, priority: jobPriority(request))
+            if plan.consumesFirstProcessor { processors.removeFirst() }
+        }
+        let remaining = processors
+        guard let result = await executor.run(priority: jobPriority(request), { [self] in
+            finish(image, request, processors: remaining, encodes: request.storesProcessed)
         }) else { throw .cancelled }
         return try result.get()
     }
 
-    /// The stage's work, on an executor thread; `decoded` is the image of
-    /// `bytes` when a progressive decoder already made it.
-    func process(_ bytes: [UInt8], _ request: LoadRequest, encodes: Bool,
-                 decoded: Image? = nil) -> Result<Processed, ImageLoadError> {
-        let decode = DecodeStage(registry: configuration.decoderRegistry, options: request.request.decodingOptions,
-                                 maxPixelBytes: request.request.maximumPixelBytes)
-        var image: Image
-        if let decoded {
-            image = decoded
-        } else {
-            do throws(ImageDecodingError) {
-                image = try decode.decode(bytes)
-            } catch {
-                return .failure(.decoding(error))
-            }
-        }
-        image = configuration.hooks.transformDownloadedImage?(image, request.url) ?? image
-        for processor in request.request.processors {
+    /// After the decode, on an executor thread: the hook, `processors`, the encoding.
+    func finish(_ decoded: Image, _ request: LoadRequest, processors: [any ImageTransformer],
+                encodes: Bool) -> Result<Processed, ImageLoadError> {
+        var image = configuration.hooks.transformDownloadedImage?(decoded, request.url) ?? decoded
+        for processor in processors {
             do throws(TransformError) {
                 image = try processor.transform(image)
             } catch {
                 return .failure(.transform(error))
             }
         }
+        // A processed image is still the source's: its format and metadata stay.
+        image.format = decoded.format
         // An image recovered from damaged bytes is not stored re-encoded: its
         // re-encoding would decode clean, losing the warnings. The original
         // is kept in its place and decodes with the same warnings each time.
@@ -62,15 +62,18 @@ extension ImagePipeline {
     }
 
     /// Decodes a processed image the data tier kept: no size reduction, hook or
-    /// processors (they already ran). `nil` when the bytes no longer decode.
-    func decodeStoredVariant(_ bytes: [UInt8], _ request: LoadRequest) -> Image? {
-        try? configuration.decoderRegistry.decode(bytes, options: request.request.decodingOptions)
+    /// processors (they already ran); it reports its original's format. `nil` when
+    /// the bytes no longer decode.
+    func decodeStoredVariant(_ entry: ImageDataEntry, _ request: LoadRequest) -> Image? {
+        guard var image = try? configuration.decoderRegistry.decode(entry.data, options: request.request.decodingOptions) else {
+            return nil
+        }
+        if let source = entry.metadata.sourceFormat { image.format = source }
+        return image
     }
 
     /// The priority of a job's executor work: its waiters' highest.
     func jobPriority(_ request: LoadRequest) -> ImageDownloadPriority {
-        table.withLock { table in
-            table.jobs[request.jobKey]?.priority
-        } ?? request.request.priority
+        table.withLock { $0.priority(of: request.jobKey) } ?? request.request.priority
     }
 }

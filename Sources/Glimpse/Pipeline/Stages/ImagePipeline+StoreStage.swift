@@ -48,6 +48,7 @@ extension ImagePipeline {
         guard let encoded, request.storesProcessed else { return }
         var metadata = source
         metadata.contentType = encoded.contentType
+        metadata.sourceFormat = encoded.sourceFormat
         metadata.originalURL = request.url.absoluteString
         await configuration.cache.storeData(encoded.bytes, metadata: metadata, forDataKey: request.key.memoryKey,
                                             waits: request.options.contains(.waitForDiskStore))

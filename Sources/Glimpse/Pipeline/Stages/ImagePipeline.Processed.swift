@@ -11,5 +11,7 @@ extension ImagePipeline {
         var bytes: [UInt8]
         /// Stored as the entry's content type, for readers of the data tier.
         var contentType: String
+        /// The format the processed image reports (its original's), kept with the entry.
+        var sourceFormat: ImageFormat
     }
 }

@@ -1,0 +1,93 @@
+extension ImagePipeline {
+    /// How the decode unit turns an original into pixels for a request, and
+    /// which of the request's processors are left to run on the result.
+    ///
+    /// When the processors begin with a reducing resize (``ImageTransformers/Resize``,
+    /// fit or fill, never enlarging), the original is decoded no larger than it
+    /// has to be:
+    /// - JPEG at the smallest DCT scale (ITU T.81 §A.3.3 blocks reduced to 4×4,
+    ///   2×2 or 1×1: ``DecodingOptions/scaleDenominator``) that still covers the
+    ///   resize's output in both orientations, skipping the progressive scans no
+    ///   pixel then depends on; the whole resize then runs on that. Every size
+    ///   that needs the same scale shares one decode.
+    /// - PNG (not animated) into a square fit box: rows streamed into the resize
+    ///   (``ThumbnailDecoder``), which replaces the first processor.
+    struct DecodePlan: Hashable, Sendable {
+        enum Method: Hashable, Sendable {
+            /// The whole image (reduced only to `maximumPixelBytes`, when set: ``DecodeStage``).
+            case full(maximumPixelBytes: Int?)
+            /// A JPEG at 1/`denominator` size.
+            case scaledJPEG(denominator: Int)
+            /// A thumbnail inside a `box`-pixel square, decoded and resized together.
+            case thumbnail(box: Int, filter: ResamplingFilter)
+        }
+
+        var method: Method
+        var options: DecodingOptions
+
+        /// Whether the method already did the first processor's work.
+        var consumesFirstProcessor: Bool {
+            if case .thumbnail = method { return true }
+            return false
+        }
+
+        /// The plan for `bytes` of `request`: reduced when the format and the first
+        /// processor allow it and nothing must see the full-size image (the
+        /// downloaded-image hook, a pixel budget).
+        static func make(for bytes: [UInt8], _ request: LoadRequest, registry: DecoderRegistry,
+                         hasDownloadedImageHook: Bool) -> DecodePlan {
+            let options = request.request.decodingOptions
+            let full = DecodePlan(method: .full(maximumPixelBytes: request.request.maximumPixelBytes), options: options)
+            guard request.request.maximumPixelBytes == nil, !hasDownloadedImageHook,
+                  let resize = request.request.processors.first as? ImageTransformers.Resize,
+                  resize.mode != .stretch, !resize.allowsUpscaling,
+                  let info = DecodeStage.probe(bytes, registry: registry) else { return full }
+            switch info.format {
+            case .jpeg:
+                guard let denominator = jpegDenominator(resize, width: info.width, height: info.height),
+                      denominator > 1 else { return full }
+                var scaled = options
+                scaled.scaleDenominator = denominator
+                // At 1/8 each block is its DC coefficient: the AC scans change no pixel.
+                scaled.skipsUnusedScans = denominator == 8
+                return DecodePlan(method: .scaledJPEG(denominator: denominator), options: scaled)
+            case .png:
+                guard resize.mode == .fit, let box = resize.width, resize.height == box, box > 0,
+                      !resize.linearLight, resize.reducingGap == 3, resize.appliesOrientation,
+                      !info.isAnimated, !PNGChunks.isAnimated(bytes),
+                      max(info.width, info.height) > box else { return full }
+                return DecodePlan(method: .thumbnail(box: box, filter: resize.filter), options: options)
+            default:
+                return full
+            }
+        }
+
+        /// The largest JPEG scale denominator (2, 4 or 8) whose image still covers what
+        /// `resize` makes of a `width` × `height` source, whichever way EXIF turns it.
+        static func jpegDenominator(_ resize: ImageTransformers.Resize, width: Int, height: Int) -> Int? {
+            guard width > 0, height > 0 else { return nil }
+            let upright = reduction(resize, width: Double(width), height: Double(height))
+            let turned = reduction(resize, width: Double(height), height: Double(width))
+            guard let upright, let turned else { return nil }
+            let scale = max(upright, turned)
+            guard scale > 0, scale < 1 else { return nil }
+            for denominator in [8, 4, 2] where Double(denominator) * scale <= 1 { return denominator }
+            return nil
+        }
+
+        /// The factor the resize scales a `width` × `height` source by (at most 1).
+        private static func reduction(_ resize: ImageTransformers.Resize, width: Double, height: Double) -> Double? {
+            let scale: Double
+            switch (resize.width, resize.height) {
+            case (nil, nil): return nil
+            case (let w?, nil): scale = Double(w) / width
+            case (nil, let h?): scale = Double(h) / height
+            case (let w?, let h?):
+                scale = resize.mode == .fill ? max(Double(w) / width, Double(h) / height)
+                    : min(Double(w) / width, Double(h) / height)
+            }
+            guard scale.isFinite, scale > 0 else { return nil }
+            return min(1, scale)
+        }
+    }
+}
