@@ -157,8 +157,20 @@ public struct ColorTransform: Sendable {
     /// Converts interleaved 8-bit CMYK (4 bytes a pixel, 0 = no ink) to RGBA8 with
     /// opaque alpha, `min(cmyk.count / 4, rgba.count / 4)` pixels. Non-CMYK transforms write nothing.
     public func convertCMYK(_ cmyk: UnsafeBufferPointer<UInt8>, into rgba: UnsafeMutableBufferPointer<UInt8>) {
+        guard let source = cmyk.baseAddress, let destination = rgba.baseAddress else { return }
+        convertCMYK(source, destination, count: min(cmyk.count / 4, rgba.count / 4))
+    }
+
+    /// Converts CMYK stored in the four bytes of each RGBA8 pixel to RGBA8 in place
+    /// (what a JPEG decoder renders for a CMYK profile to convert).
+    public func convertCMYK(inPlace pixels: UnsafeMutableBufferPointer<UInt8>) {
+        guard let base = pixels.baseAddress else { return }
+        convertCMYK(base, base, count: pixels.count / 4)
+    }
+
+    /// `source` and `destination` may be the same memory: each pixel's four bytes are read before any is written.
+    private func convertCMYK(_ cmyk: UnsafePointer<UInt8>, _ rgba: UnsafeMutablePointer<UInt8>, count: Int) {
         guard input == .cmyk, case .grid(let grid) = kernel else { return }
-        let count = min(cmyk.count / 4, rgba.count / 4)
         let scale = Float(grid.points - 1) / 255
         grid.samples.withUnsafeBufferPointer { s in
             guard let samples = s.baseAddress else { return }
