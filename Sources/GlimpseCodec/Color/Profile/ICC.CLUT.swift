@@ -82,18 +82,9 @@ extension ICC {
             let sx = strides[dimension], sy = strides[dimension + 1], sz = strides[dimension + 2]
             let origin = base + x0 * sx + y0 * sy + z0 * sz
             let dx = (x1 - x0) * sx, dy = (y1 - y0) * sy, dz = (z1 - z0) * sz
-            // The tetrahedron holding the point is chosen by the order of the fractions.
-            let (first, second, third): (Int, Int, Int)
-            let (w1, w2, w3): (Double, Double, Double)
-            if rx >= ry {
-                if ry >= rz { (first, second, third, w1, w2, w3) = (dx, dy, dz, rx, ry, rz) }
-                else if rx >= rz { (first, second, third, w1, w2, w3) = (dx, dz, dy, rx, rz, ry) }
-                else { (first, second, third, w1, w2, w3) = (dz, dx, dy, rz, rx, ry) }
-            } else {
-                if rx >= rz { (first, second, third, w1, w2, w3) = (dy, dx, dz, ry, rx, rz) }
-                else if ry >= rz { (first, second, third, w1, w2, w3) = (dy, dz, dx, ry, rz, rx) }
-                else { (first, second, third, w1, w2, w3) = (dz, dy, dx, rz, ry, rx) }
-            }
+            let (a, b, c) = ICC.tetrahedronAxes(rx, ry, rz)
+            let d = SIMD3(dx, dy, dz), r = SIMD3(rx, ry, rz)
+            let (first, second, third, w1, w2, w3) = (d[a], d[b], d[c], r[a], r[b], r[c])
             for k in 0..<outputChannels {
                 let c0 = Double(samples[origin + k])
                 let c1 = Double(samples[origin + first + k])
@@ -102,5 +93,20 @@ extension ICC {
                 result[k] = c0 + (c1 - c0) * w1 + (c2 - c1) * w2 + (c3 - c2) * w3
             }
         }
+    }
+}
+
+extension ICC {
+    /// The axes of a grid cell in decreasing order of the point's fractions along
+    /// them: which of Sakamoto's six tetrahedra holds it (shared by profile CLUTs
+    /// and the resampled transform grid).
+    @inline(__always)
+    static func tetrahedronAxes<T: Comparable>(_ rx: T, _ ry: T, _ rz: T) -> (Int, Int, Int) {
+        if rx >= ry {
+            if ry >= rz { return (0, 1, 2) }
+            return rx >= rz ? (0, 2, 1) : (2, 0, 1)
+        }
+        if rx >= rz { return (1, 0, 2) }
+        return ry >= rz ? (1, 2, 0) : (2, 1, 0)
     }
 }

@@ -85,17 +85,9 @@ extension ColorTransform {
             let sx = strides[first], sy = strides[first + 1], sz = strides[first + 2]
             let origin = base + x0 * sx + y0 * sy + z0 * sz
             let dx = (x1 - x0) * sx, dy = (y1 - y0) * sy, dz = (z1 - z0) * sz
-            // The tetrahedron holding the point is chosen by the order of the fractions.
-            let (a, b, c, wa, wb, wc): (Int, Int, Int, Float, Float, Float)
-            if rx >= ry {
-                if ry >= rz { (a, b, c, wa, wb, wc) = (dx, dy, dz, rx, ry, rz) }
-                else if rx >= rz { (a, b, c, wa, wb, wc) = (dx, dz, dy, rx, rz, ry) }
-                else { (a, b, c, wa, wb, wc) = (dz, dx, dy, rz, rx, ry) }
-            } else {
-                if rx >= rz { (a, b, c, wa, wb, wc) = (dy, dx, dz, ry, rx, rz) }
-                else if ry >= rz { (a, b, c, wa, wb, wc) = (dy, dz, dx, ry, rz, rx) }
-                else { (a, b, c, wa, wb, wc) = (dz, dy, dx, rz, ry, rx) }
-            }
+            let (i, j, k) = ICC.tetrahedronAxes(rx, ry, rz)
+            let d = SIMD3(dx, dy, dz), r = SIMD3(rx, ry, rz)
+            let (a, b, c, wa, wb, wc) = (d[i], d[j], d[k], r[i], r[j], r[k])
             let c0 = node(s, origin), c1 = node(s, origin + a), c2 = node(s, origin + a + b), c3 = node(s, origin + a + b + c)
             return c0 + (c1 - c0) * wa + (c2 - c1) * wb + (c3 - c2) * wc
         }
