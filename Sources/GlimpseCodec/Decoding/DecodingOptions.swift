@@ -43,6 +43,8 @@ public struct DecodingOptions: Sendable, Hashable {
     /// large PNG decode; with huge pages it nearly vanishes. Turn it off where THP's direct
     /// compaction stalls matter more (the kernel's `defrag` setting applies to advised memory).
     public var adviseHugePages: Bool = true
+    /// What to do with an embedded ICC profile (default ``ColorPolicy/preserve``).
+    public var colorPolicy: ColorPolicy = .preserve
 
     public init() {}
 

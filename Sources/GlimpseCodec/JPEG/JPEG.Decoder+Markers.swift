@@ -181,6 +181,10 @@ extension JPEG.Decoder {
             try checkColorSpace(frame)
             transform = JPEG.ColorTransform.choose(componentIDs: frame.components.map(\.id), sawJFIF: collector.sawJFIF,
                                                    adobeTransform: collector.adobeTransform)
+            if let ink = transform.inkVariant, let cmyk = options.colorPolicy.cmykTransform(for: collector.metadata.iccProfile) {
+                transform = ink
+                profileTransform = cmyk
+            }
             let count = frame.components.count
             componentQuant = [Int32](repeating: 0, count: count * 64)
             quantLatched = [Bool](repeating: false, count: count)

@@ -71,6 +71,8 @@ extension JPEG {
         var frame: FrameHeader?
         var layout: Layout?
         var transform: ColorTransform = .ycbcr
+        /// The embedded CMYK profile's conversion to sRGB, when ``DecodingOptions/colorPolicy`` asks for it.
+        var profileTransform: GlimpseCodec.ColorTransform?
         /// Each component's quantisation table, copied at its first scan (libjpeg latches it then).
         var componentQuant: [Int32] = []
         var quantLatched: [Bool] = []
@@ -218,6 +220,7 @@ extension JPEG {
         func renderImage(isComplete: Bool) -> Image? {
             guard frame != nil, let layout, scanCount > 0 else { return nil }
             var pixels: [UInt8]
+            var renderedRows = 0
             if let coefficients {
                 let smoothing = JPEG.BlockSmoothing.applies(coefficientBits: coefficientBits, quant: componentQuant,
                                                             components: layout.components.count)
@@ -269,6 +272,7 @@ extension JPEG {
                                         rendered = ready
                                     }
                                 }
+                                renderedRows = rendered
                                 // Every byte must be written: clear whatever was not rendered.
                                 let written = rendered * ring.outputWidth * 4
                                 (o + written).update(repeating: 0, count: out.count - written)
@@ -287,6 +291,16 @@ extension JPEG {
                         out.baseAddress.map { ($0 + written).update(repeating: 0, count: out.count - written) }
                     }
                 }
+            }
+            var metadata = self.metadata
+            if let profileTransform {
+                // Rendered rows hold ink amounts; rows not rendered yet stay transparent black.
+                let rows = coefficients != nil ? renderedRows : min(rowsRendered, layout.outputHeight)
+                pixels.withUnsafeMutableBufferPointer { out in
+                    let count = min(out.count, rows * layout.outputWidth * 4)
+                    profileTransform.convertCMYK(inPlace: UnsafeMutableBufferPointer(rebasing: out[0..<count]))
+                }
+                metadata.iccProfile = nil
             }
             guard let buffer = PixelBuffer(width: layout.outputWidth, height: layout.outputHeight, format: .rgba8, bytes: pixels) else {
                 return nil

@@ -97,8 +97,9 @@ public struct AutoDecoder: Sendable {
         case .decoding(var decoder):
             state = .sniffing([])
             do throws(ImageDecodingError) {
-                let image = try decoder.finish()
+                var image = try decoder.finish()
                 state = .decoding(decoder)
+                options.colorPolicy.apply(to: &image)
                 return image
             } catch {
                 state = .failed(error)

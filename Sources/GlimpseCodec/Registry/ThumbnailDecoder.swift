@@ -227,8 +227,11 @@ public struct ThumbnailDecoder: Sendable {
             phase = .failed(error)
             throw error
         }
+        // Converting the thumbnail rather than the source costs a fraction; CMYK JPEGs were converted while decoding.
+        var converted = image
+        options.colorPolicy.apply(to: &converted)
         do {
-            return try ImageTransformers.AutoOrient().transform(image)
+            return try ImageTransformers.AutoOrient().transform(converted)
         } catch {
             phase = .failed(.transform(error))
             throw .transform(error)

@@ -10,6 +10,19 @@ extension JPEG {
         case cmyk
         /// Adobe YCCK: YCbCr-coded inverted CMY, plus inverted K.
         case ycck
+        /// Adobe CMYK written as ink amounts (0 = none) into the four RGBA bytes, for an ICC profile to convert.
+        case cmykInk
+        /// Adobe YCCK written as ink amounts, likewise.
+        case ycckInk
+
+        /// The variant that leaves CMYK for a profile, for the two CMYK transforms.
+        var inkVariant: ColorTransform? {
+            switch self {
+            case .cmyk: .cmykInk
+            case .ycck: .ycckInk
+            default: nil
+            }
+        }
 
         static func choose(componentIDs ids: [UInt8], sawJFIF: Bool, adobeTransform: UInt8?) -> ColorTransform {
             switch ids.count {
@@ -67,6 +80,20 @@ extension JPEG {
                     o[1] = Self.multiply(255 &- g, kk)
                     o[2] = Self.multiply(255 &- b, kk)
                     o[3] = 255
+                }
+            case .cmykInk:
+                for c in 0..<4 {
+                    let row = rows[c]
+                    for x in 0..<width { out[4 &* x &+ c] = 255 &- row[x] }
+                }
+            case .ycckInk:
+                let yy = rows[0], cb = rows[1], cr = rows[2], k = rows[3]
+                for x in 0..<width {
+                    // The YCC part decodes to 255 − stored CMY, which is the ink itself.
+                    let (r, g, b) = Self.ycc(Int(yy[x]), Int(cb[x]), Int(cr[x]))
+                    let o = out + 4 &* x
+                    o[0] = UInt8(truncatingIfNeeded: r); o[1] = UInt8(truncatingIfNeeded: g); o[2] = UInt8(truncatingIfNeeded: b)
+                    o[3] = 255 &- k[x]
                 }
             }
         }

@@ -1,0 +1,99 @@
+extension ColorTransform {
+    /// The matrix/TRC → sRGB kernel: per-channel linearisation tables, one 3×3
+    /// matrix (source colorants, black point compensation and sRGB's inverse
+    /// colorants folded together) with an offset, then sRGB's encoding table.
+    ///
+    /// 8-bit samples run in 1.14 fixed point as LittleCMS's `OptimizeMatrixShaper`
+    /// does (256-entry input tables, a 16 385-entry output table), which keeps
+    /// results within rounding of it; 16-bit samples run in `Float` through
+    /// 4 097-entry tables with linear interpolation.
+    struct MatrixShaper: Sendable {
+        /// Linear light in 1.14 fixed point for each 8-bit code, per channel.
+        let input8: [[Int]]
+        /// Row-major matrix and offset in 1.14 fixed point.
+        let matrix14: [Int]
+        let offset14: [Int]
+        /// The same matrix and offset in `Float` for the 16-bit path.
+        let matrix: [Float]
+        let offset: [Float]
+        let curves: [ICC.Curve]
+
+        init(pipeline: Pipeline, colorants: ICC.Matrix3, curves: [ICC.Curve]) {
+            let scale = pipeline.compensationScale
+            let scaled = ICC.Matrix3(rows: colorants.rows.enumerated().map { $0.element * scale[$0.offset] })
+            let combined = SRGB.inverseMatrix * scaled
+            let combinedOffset = SRGB.inverseMatrix * pipeline.compensationOffset
+            let values = combined.rows.flatMap { [$0.x, $0.y, $0.z] }
+            matrix14 = values.map(MatrixShaper.fixed14)
+            offset14 = [combinedOffset.x, combinedOffset.y, combinedOffset.z].map(MatrixShaper.fixed14)
+            matrix = values.map { Float($0) }
+            offset = [Float(combinedOffset.x), Float(combinedOffset.y), Float(combinedOffset.z)]
+            input8 = curves.map { curve in (0...255).map { MatrixShaper.fixed14(curve.evaluate(Double($0) / 255)) } }
+            self.curves = curves
+        }
+
+        /// `x` in 1.14 fixed point, clamped to ±8 so sums of three products cannot overflow.
+        static func fixed14(_ x: Double) -> Int {
+            guard !x.isNaN else { return 0 }
+            return Int((min(8, max(-8, x)) * 16384).rounded())
+        }
+
+        /// sRGB's encoding of linear 0…1 in 1.14 steps, as 8-bit codes. LittleCMS rounds
+        /// to 16 bits first and then to 8 (`FillSecondShaper`); the same double rounding keeps ties alike.
+        static let output8: [UInt8] = (0...16384).map { i in
+            let word = ICC.Curve.quantize(Pipeline.encode(Double(i) / 16384))
+            return UInt8(truncatingIfNeeded: (word &* 65281 &+ 8_388_608) >> 24)
+        }
+
+        /// sRGB's encoding of linear light at 4 096 intervals, for the 16-bit path.
+        static let output16: [Float] = (0...4096).map { Float(Pipeline.encode(Double($0) / 4096)) }
+
+        /// Converts `count` RGBA8 pixels in place; alpha is untouched.
+        func apply8(_ pixels: UnsafeMutablePointer<UInt8>, count: Int) {
+            MatrixShaper.output8.withUnsafeBufferPointer { out in
+                input8[0].withUnsafeBufferPointer { tr in
+                    input8[1].withUnsafeBufferPointer { tg in
+                        input8[2].withUnsafeBufferPointer { tb in
+                            let m = matrix14, o = offset14
+                            for i in 0..<count {
+                                let p = pixels + i &* 4
+                                // Codes index 256-entry tables; products of 1.14 values clamped to ±8 fit easily in Int.
+                                let r = tr[Int(p[0])], g = tg[Int(p[1])], b = tb[Int(p[2])]
+                                let l0 = (m[0] &* r &+ m[1] &* g &+ m[2] &* b &+ o[0] &+ 0x2000) >> 14
+                                let l1 = (m[3] &* r &+ m[4] &* g &+ m[5] &* b &+ o[1] &+ 0x2000) >> 14
+                                let l2 = (m[6] &* r &+ m[7] &* g &+ m[8] &* b &+ o[2] &+ 0x2000) >> 14
+                                p[0] = out[Int(min(16384, max(0, l0)))]
+                                p[1] = out[Int(min(16384, max(0, l1)))]
+                                p[2] = out[Int(min(16384, max(0, l2)))]
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Converts `count` RGBA16 pixels (host order) in place; alpha is untouched.
+        func apply16(_ pixels: UnsafeMutablePointer<UInt16>, count: Int) {
+            let tables = curves.map { curve in (0...4096).map { Float(curve.evaluate(Double($0) / 4096)) } }
+            for i in 0..<count {
+                let p = pixels + i &* 4
+                let r = MatrixShaper.lerp(tables[0], Float(p[0]) / 65535)
+                let g = MatrixShaper.lerp(tables[1], Float(p[1]) / 65535)
+                let b = MatrixShaper.lerp(tables[2], Float(p[2]) / 65535)
+                for k in 0..<3 {
+                    let linear = matrix[3 * k] * r + matrix[3 * k + 1] * g + matrix[3 * k + 2] * b + offset[k]
+                    let encoded = MatrixShaper.lerp(MatrixShaper.output16, linear.isNaN ? 0 : min(1, max(0, linear)))
+                    p[k] = UInt16(min(65535, max(0, encoded * 65535 + 0.5)))
+                }
+            }
+        }
+
+        /// Linear interpolation in a table spanning 0…1 (x clamped).
+        static func lerp(_ table: [Float], _ x: Float) -> Float {
+            let position = min(1, max(0, x)) * Float(table.count - 1)
+            let cell = min(table.count - 2, Int(position))
+            let rest = position - Float(cell)
+            return table[cell] + (table[cell + 1] - table[cell]) * rest
+        }
+    }
+}

@@ -1,0 +1,137 @@
+extension ColorTransform {
+    /// The exact (double precision) conversion from device values to sRGB, as
+    /// LittleCMS links an input profile to its own sRGB profile
+    /// (`cmscnvrt.c` `DefaultICCintents`): device → PCS (the `A2Bx` LUT, else
+    /// `kTRC` or the matrix/TRC tags, `cmsio1.c` `_cmsReadInputLUT`), L*a*b* → XYZ,
+    /// black point compensation, then sRGB's inverse matrix and inverse curve.
+    ///
+    /// The fast kernels are built by sampling this; tests compare both against LittleCMS.
+    struct Pipeline: Sendable {
+        enum Source: Sendable {
+            case matrixShaper(ICC.Matrix3, [ICC.Curve])
+            case gray(ICC.Curve, lab: Bool)
+            case lut(ICC.LUT, lab: Bool)
+        }
+
+        let source: Source
+        let channels: Int
+        /// Black point compensation as y = scale·x + offset per XYZ component (identity when off).
+        let compensationScale: SIMD3<Double>
+        let compensationOffset: SIMD3<Double>
+
+        /// `neutralBlackPoint` false keeps the detected black's a*, b* as LittleCMS 2.18–2.19
+        /// do (their commit bb60a46 dropped the neutralisation by mistake; 6a5a890 restored it).
+        init(profile: ICC.Profile, intent: ICC.RenderingIntent, neutralBlackPoint: Bool = true) throws(ColorTransformError) {
+            source = try Pipeline.source(profile, intent)
+            channels = profile.deviceChannels ?? 3
+            // sRGB is a version 4 profile, so LittleCMS forces black point compensation
+            // for perceptual and saturation (`_cmsLinkProfiles`); sRGB's own black is 0.
+            let black = intent == .relativeColorimetric ? .zero : Pipeline.blackPoint(profile, intent, neutral: neutralBlackPoint)
+            if black != .zero {
+                // The linear map taking the source black to 0 and keeping D50 (ComputeBlackPointCompensation).
+                let d50 = ICC.XYZ.d50.vector
+                let t = black - d50
+                compensationScale = (SIMD3<Double>.zero - d50) / t
+                compensationOffset = -d50 * (SIMD3<Double>.zero - black) / t
+            } else {
+                compensationScale = SIMD3(1, 1, 1)
+                compensationOffset = .zero
+            }
+        }
+
+        /// Device values (each 0…1) to D50 PCS XYZ.
+        func pcs(_ device: [Double]) -> SIMD3<Double> {
+            switch source {
+            case .matrixShaper(let m, let curves):
+                return m * SIMD3(curves[0].evaluate(device[0]), curves[1].evaluate(device[1]), curves[2].evaluate(device[2]))
+            case .gray(let curve, let lab):
+                let y = curve.evaluate(device[0])
+                return lab ? ICC.XYZ.fromLab(y * 100, 0, 0) : ICC.XYZ.d50.vector * y
+            case .lut(let lut, let lab):
+                let v = lut.evaluate(device)
+                guard v.count >= 3 else { return .zero }
+                if lab {
+                    // §6.3.4.2: version 4 maps 0…1 to L* 0…100 and a*, b* −128…127; mft2 keeps version 2's 0xFF00 for 100.
+                    let scale = lut.isLabVersion2Encoding ? 65535.0 / 65280 : 1
+                    return ICC.XYZ.fromLab(v[0] * scale * 100, v[1] * scale * 255 - 128, v[2] * scale * 255 - 128)
+                }
+                // §6.3.4.3: u1Fixed15, so 0xFFFF is 1 + 32767/32768.
+                return SIMD3(v[0], v[1], v[2]) * (65535.0 / 32768)
+            }
+        }
+
+        /// Black-point-compensated PCS XYZ to linear sRGB (unclamped).
+        func linearSRGB(_ device: [Double]) -> SIMD3<Double> {
+            SRGB.inverseMatrix * (pcs(device) * compensationScale + compensationOffset)
+        }
+
+        /// Device values to encoded sRGB, each 0…1.
+        func evaluate(_ device: [Double]) -> SIMD3<Double> {
+            let linear = linearSRGB(device)
+            return SIMD3(Pipeline.encode(linear.x), Pipeline.encode(linear.y), Pipeline.encode(linear.z))
+        }
+
+        static func encode(_ linear: Double) -> Double {
+            linear.isNaN ? 0 : SRGB.curve.inverse(min(1, max(0, linear)))
+        }
+
+        private static func source(_ profile: ICC.Profile, _ intent: ICC.RenderingIntent) throws(ColorTransformError) -> Source {
+            guard let channels = profile.deviceChannels, [1, 3, 4].contains(channels),
+                  ["GRAY", "RGB ", "CMYK"].contains(profile.colorSpace) else {
+                throw .unsupportedColorSpace(profile.colorSpace)
+            }
+            let lab: Bool
+            switch profile.connectionSpace {
+            case "Lab ": lab = true
+            case "XYZ ": lab = false
+            default: throw .unsupportedConnectionSpace(profile.connectionSpace)
+            }
+            // The intent's LUT, else the perceptual one, else the matrix/TRC model.
+            if let lut = profile.deviceToPCS[intent.rawValue] ?? profile.deviceToPCS[0] {
+                return .lut(lut, lab: lab)
+            }
+            if channels == 1, let curve = profile.grayCurve {
+                return .gray(curve, lab: lab)
+            }
+            if channels == 3, let colorants = profile.colorants, let curves = profile.transferCurves {
+                let m = ICC.Matrix3(columns: colorants.red.vector, colorants.green.vector, colorants.blue.vector)
+                return .matrixShaper(m, [curves.red, curves.green, curves.blue])
+            }
+            throw .missingTags
+        }
+
+        /// LittleCMS's `cmsDetectBlackPoint` for an input profile: version 4 LUT
+        /// profiles have the fixed perceptual black of ICC.1:2022 §7.2.19 note; the
+        /// others the darkest colorant, made neutral and clipped to L* ≤ 50.
+        static func blackPoint(_ profile: ICC.Profile, _ intent: ICC.RenderingIntent, neutral: Bool) -> SIMD3<Double> {
+            guard !["link", "abst", "nmcl"].contains(profile.deviceClass) else { return .zero }
+            let matrixShaper = profile.colorSpace == "GRAY" ? profile.grayCurve != nil : profile.isMatrixShaper
+            if profile.version.major >= 4, intent != .relativeColorimetric {
+                if matrixShaper { return darkestColorant(profile, .relativeColorimetric, matrixShaper, neutral) }
+                return SIMD3(0.00336, 0.0034731, 0.00287)
+            }
+            return darkestColorant(profile, intent, matrixShaper, neutral)
+        }
+
+        private static func darkestColorant(_ profile: ICC.Profile, _ intent: ICC.RenderingIntent, _ matrixShaper: Bool,
+                                            _ neutral: Bool) -> SIMD3<Double> {
+            guard profile.deviceToPCS[intent.rawValue] != nil || matrixShaper,
+                  let source = try? Pipeline.source(profile, intent),
+                  let channels = profile.deviceChannels else { return .zero }
+            // Most ink for CMYK, no light for RGB and grey.
+            let device = [Double](repeating: profile.colorSpace == "CMYK" ? 1 : 0, count: channels)
+            let bare = Pipeline(source: source, channels: channels)
+            let lab = ICC.XYZ.toLab(bare.pcs(device))
+            var l = lab.x
+            if l.isNaN || l < 0 || l > 95 { l = 0 } else if l > 50 { l = 50 }
+            return neutral ? ICC.XYZ.fromLab(l, 0, 0) : ICC.XYZ.fromLab(l, lab.y, lab.z)
+        }
+
+        private init(source: Source, channels: Int) {
+            self.source = source
+            self.channels = channels
+            compensationScale = SIMD3(1, 1, 1)
+            compensationOffset = .zero
+        }
+    }
+}
