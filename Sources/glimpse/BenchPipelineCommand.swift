@@ -57,16 +57,23 @@ struct BenchPipelineCommand: AsyncParsableCommand {
     @Option(help: "Threads of the pipelines' executors (default: ImagePipeline.Configuration.defaultProcessingWidth, one per core).")
     var processingWidth: Int?
 
-    /// A pipeline configuration with the chosen executor width.
+    @Option(help: "Nice value the executors' threads add (default: ImagePipeline.Configuration's, 5).")
+    var processingNiceness: Int32?
+
+    /// A pipeline configuration with the chosen executor width and niceness.
     func pipelineConfiguration(downloader: ImageDownloader, cache: ImageCache) -> ImagePipeline.Configuration {
         var configuration = ImagePipeline.Configuration(downloader: downloader, cache: cache)
         if let processingWidth { configuration.processingWidth = processingWidth }
+        if let processingNiceness { configuration.processingNiceness = processingNiceness }
         return configuration
     }
 
     func validate() throws {
         guard count >= 1, rounds >= 1, memoryLoads >= 1 else { throw ValidationError("every count must be at least 1") }
         if let processingWidth, processingWidth < 1 { throw ValidationError("--processing-width must be at least 1") }
+        if let processingNiceness, !(0...19).contains(processingNiceness) {
+            throw ValidationError("--processing-niceness must be in 0...19")
+        }
     }
 
     func run() async throws {
