@@ -12,6 +12,9 @@ extension LoopbackHTTPServer {
         case cutAfter(Int)
         /// The connection is reset half-way through the body it answers with.
         case cutHalfway
+        /// The connection is closed cleanly (a FIN) after this many bytes of
+        /// the body it answers with, short of its `Content-Length`.
+        case closeAfter(Int)
         /// A `Range` is ignored: 200 with the whole body.
         case ignoreRange
         /// A `Range` is answered with a `Content-Range` one byte off.
@@ -50,7 +53,7 @@ extension LoopbackHTTPServer.Route {
                 body = newBody
                 etag = newTag
                 honoursIfRange = false
-            case .none, .cutAfter, .cutHalfway, .ignoreRange, .wrongContentRange:
+            case .none, .cutAfter, .cutHalfway, .closeAfter, .ignoreRange, .wrongContentRange:
                 break
             }
             var headers: [(name: String, value: String)] = [
@@ -74,6 +77,10 @@ extension LoopbackHTTPServer.Route {
             case .cutAfter(let count): count < payload.count ? count : nil
             case .cutHalfway: payload.count / 2
             default: nil
+            }
+            if case .closeAfter(let count) = fault, count < payload.count {
+                return LoopbackHTTPServer.Response(status: status, headers: headers,
+                                                   body: .lying(declaredLength: payload.count, bytes: Array(payload.prefix(count))))
             }
             let prefix = cut.map { Array(payload.prefix($0)) }
             let answer: LoopbackHTTPServer.Response.Body = switch (prefix, pace) {

@@ -19,7 +19,9 @@ package let streamSocketType = SOCK_STREAM
 /// A small, scriptable HTTP/1.1 server (RFC 9112) on POSIX sockets, bound to
 /// 127.0.0.1 on an ephemeral port. It exists so that tests and benchmarks
 /// speak to the downloader over real sockets, and it misbehaves on request:
-/// slow drips, stalls, resets, lying `Content-Length`s.
+/// slow drips, stalls, resets, lying `Content-Length`s. It may bind another
+/// loopback address (`127.0.0.2`: Linux routes all of 127.0.0.0/8 to `lo`), so
+/// that tests have two origins that differ by address.
 ///
 /// Each connection is served by its own thread, with keep-alive. The server
 /// records every request and counts open connections and requests in flight
@@ -60,9 +62,12 @@ public final class LoopbackHTTPServer: Sendable {
     let listener: Int32
     /// The port the server listens on.
     public let port: Int
+    /// The IPv4 loopback address it listens on (`127.0.0.1` by default).
+    public let host: String
 
-    /// Starts a server on 127.0.0.1 with an ephemeral port.
-    public init(routes: [String: Route] = [:], fallback: Route? = nil) throws(ServerError) {
+    /// Starts a server on `host` (an address in 127.0.0.0/8) with an ephemeral port.
+    public init(host: String = "127.0.0.1", routes: [String: Route] = [:], fallback: Route? = nil) throws(ServerError) {
+        guard host.hasPrefix("127."), inet_addr(host) != INADDR_NONE else { throw .notLoopback(host) }
         let fd = socket(AF_INET, streamSocketType, 0)
         guard fd >= 0 else { throw .socket(errno) }
         var yes: Int32 = 1
@@ -70,7 +75,7 @@ public final class LoopbackHTTPServer: Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let bound = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -91,6 +96,7 @@ public final class LoopbackHTTPServer: Sendable {
             throw .socket(code)
         }
         listener = fd
+        self.host = host
         port = Int(UInt16(bigEndian: address.sin_port))
         var initial = State()
         initial.routes = routes
@@ -105,17 +111,19 @@ public final class LoopbackHTTPServer: Sendable {
     /// Why the server could not start.
     public enum ServerError: Error, Sendable {
         case socket(Int32)
+        /// Only loopback addresses are served.
+        case notLoopback(String)
     }
 
-    /// `http://127.0.0.1:<port>`.
+    /// `http://<host>:<port>`.
     public var baseURL: URL {
-        // The literal is well-formed for every port number.
-        URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+        // The literal is well-formed for every loopback address and port number.
+        URL(string: "http://\(host):\(port)") ?? URL(fileURLWithPath: "/")
     }
 
     /// The URL of `path` (which starts with `/` and may carry a query).
     public func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path)") ?? baseURL
+        URL(string: "http://\(host):\(port)\(path)") ?? baseURL
     }
 
     /// Sets (or replaces) the route for `path`.

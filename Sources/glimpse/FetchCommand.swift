@@ -51,7 +51,30 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "ignore: keep and serve whatever was downloaded (the default); respect: follow Cache-Control, Expires and validators as a private HTTP cache (RFC 9111).")
     var httpCache: HTTPCacheArgument = .ignore
 
+    @Option(help: "any: every address but link-local (the default); public: public internet addresses only.")
+    var addressPolicy: AddressPolicyArgument?
+
+    @Option(help: "Allow this host, HOST:PORT, [IPV6]:PORT or ADDRESS/LENGTH range whatever the policy says (repeatable).")
+    var allowHost: [String] = []
+
+    @Option(help: "Refuse this host, HOST:PORT or ADDRESS/LENGTH range (repeatable).")
+    var denyHost: [String] = []
+
+    @Option(help: "Redirects followed per attempt (default 5).")
+    var maxRedirects: Int?
+
+    @Option(help: "Seconds one attempt may take in all (default 30).")
+    var transferTimeout: Double?
+
+    @Flag(help: "Start from the server profile: public addresses, 5 redirects, 30 s deadline, 32 MiB cap, no text bodies.")
+    var serverDefaults = false
+
     func validate() throws {
+        for rule in allowHost + denyHost where AddressPolicy.Rule(parsing: rule) == nil {
+            throw ValidationError("'\(rule)' is no HOST[:PORT] or ADDRESS/LENGTH")
+        }
+        if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects must not be negative") }
+        if let transferTimeout, !(transferTimeout > 0) { throw ValidationError("--transfer-timeout must be positive") }
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
         if let thumbnail { _ = try PipelineSupport.thumbnail(thumbnail) }
@@ -60,7 +83,12 @@ struct FetchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let disk: DiskCache? = noCache ? nil : PipelineSupport.openDiskIfWritable(cacheDir)
-        var downloaderConfiguration = ImageDownloader.Configuration()
+        var downloaderConfiguration = serverDefaults ? ImageDownloader.Configuration.server : ImageDownloader.Configuration()
+        if let addressPolicy { downloaderConfiguration.addressPolicy.base = addressPolicy.base }
+        downloaderConfiguration.addressPolicy.allowed += allowHost.compactMap(AddressPolicy.Rule.init(parsing:))
+        downloaderConfiguration.addressPolicy.denied += denyHost.compactMap(AddressPolicy.Rule.init(parsing:))
+        if let maxRedirects { downloaderConfiguration.maximumRedirects = maxRedirects }
+        if let transferTimeout { downloaderConfiguration.transferDeadline = .milliseconds(Int(transferTimeout * 1000)) }
         downloaderConfiguration.retryPolicy.maximumRetries = retries
         downloaderConfiguration.maximumConcurrentDownloads = concurrency
         let downloader = ImageDownloader(configuration: downloaderConfiguration)
@@ -146,6 +174,19 @@ struct FetchCommand: AsyncParsableCommand {
         let safe = String(last.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }.prefix(80))
         let path = (directory as NSString).appendingPathComponent("\(index)-\(safe.isEmpty ? "image" : safe).png")
         try ImageFiles.write(try PipelineSupport.png(image), to: path)
+    }
+}
+
+/// `--address-policy any|public`.
+enum AddressPolicyArgument: String, ExpressibleByArgument, CaseIterable {
+    case any
+    case `public`
+
+    var base: AddressPolicy.Base {
+        switch self {
+        case .any: .any
+        case .public: .public
+        }
     }
 }
 

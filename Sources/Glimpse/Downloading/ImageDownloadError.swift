@@ -34,6 +34,18 @@ public enum ImageDownloadError: Error, Sendable, Hashable, CustomStringConvertib
     case invalidCertificatesNotSupported
     /// The connection failed: `code` is the `URLError` code, `message` its text.
     case transport(code: Int, message: String)
+    /// The ``AddressPolicy`` refused the host or one of its addresses (of the
+    /// request or of a redirect), before any connection to it; carries it.
+    case addressNotAllowed(String)
+    /// More redirects than ``ImageDownloader/Configuration/maximumRedirects``.
+    case tooManyRedirects(Int)
+    /// A redirect to a scheme outside ``ImageDownloader/Configuration/allowedSchemes``,
+    /// or from `https` to `http` under a policy other than ``AddressPolicy/Base/any``; carries the target.
+    case redirectNotAllowed(String)
+    /// The attempt ran past ``ImageDownloader/Configuration/transferDeadline``.
+    case deadlineExceeded
+    /// The body arrived slower than ``ImageDownloader/Configuration/minimumTransferRate``.
+    case tooSlow
 
     /// Whether asking again will fail the same way, so that a caller (the
     /// pipeline's failed-URL cache) may remember it: an invalid URL, a client
@@ -43,11 +55,11 @@ public enum ImageDownloadError: Error, Sendable, Hashable, CustomStringConvertib
     public var isPermanent: Bool {
         switch self {
         case .invalidURL, .invalidContentType, .emptyBody, .tooLarge, .decodingFailed, .transformFailed,
-             .invalidCertificatesNotSupported:
+             .invalidCertificatesNotSupported, .addressNotAllowed, .tooManyRedirects, .redirectNotAllowed:
             true
         case .badStatus(let code):
             (400..<500).contains(code) && code != 408 && code != 429
-        case .notModified, .timedOut, .cancelled, .transport:
+        case .notModified, .timedOut, .cancelled, .transport, .deadlineExceeded, .tooSlow:
             false
         }
     }
@@ -67,6 +79,11 @@ public enum ImageDownloadError: Error, Sendable, Hashable, CustomStringConvertib
         case .invalidCertificatesNotSupported:
             "allowing invalid TLS certificates is not supported by URLSession on this platform"
         case .transport(let code, let message): "transport error \(code): \(message)"
+        case .addressNotAllowed(let address): "address not allowed (\(address))"
+        case .tooManyRedirects(let limit): "more than \(limit) redirects"
+        case .redirectNotAllowed(let target): "redirect not allowed (\(target))"
+        case .deadlineExceeded: "transfer deadline exceeded"
+        case .tooSlow: "transfer too slow"
         }
     }
 }

@@ -10,6 +10,9 @@ public enum ImageDownloadEvent: Sendable, Hashable {
     /// An attempt failed with `error` and the transfer will try again after
     /// `delay`; `attempt` is the number of the attempt to come (2 for the first retry).
     case retrying(URL, attempt: Int, delay: Duration, error: ImageDownloadError)
+    /// A redirect (`statusCode`, RFC 9110 §15.4) to `target` passed the checks
+    /// and is followed; `hop` counts from 1 within the attempt.
+    case redirected(URL, to: URL, statusCode: Int, hop: Int)
     /// A transfer ended, however it ended (`nil` error for success).
     case stopped(URL, error: ImageDownloadError?)
     /// A transfer's data was delivered successfully.
@@ -24,6 +27,8 @@ extension Notification.Name {
     public static let glimpseDownloadReceiveResponse = Notification.Name("GlimpseDownloadReceiveResponseNotification")
     /// Posted when a failed attempt will be tried again.
     public static let glimpseDownloadRetry = Notification.Name("GlimpseDownloadRetryNotification")
+    /// Posted when a checked redirect is followed.
+    public static let glimpseDownloadRedirect = Notification.Name("GlimpseDownloadRedirectNotification")
     /// Posted when a transfer ends, however it ended (`SDWebImageDownloadStopNotification`).
     public static let glimpseDownloadStop = Notification.Name("GlimpseDownloadStopNotification")
     /// Posted when a transfer succeeds (`SDWebImageDownloadFinishNotification`).

@@ -65,9 +65,16 @@ public struct ImageDownloadRequest: Sendable {
     /// Overrides the downloader's ``ImageDownloader/Configuration/retryPolicy``.
     /// When callers share a transfer, the first caller's policy governs it.
     public var retryPolicy: RetryPolicy?
+    /// Overrides the downloader's ``ImageDownloader/Configuration/addressPolicy``.
+    public var addressPolicy: AddressPolicy?
+    /// Overrides the downloader's ``ImageDownloader/Configuration/transferDeadline``.
+    public var transferDeadline: Duration?
 
     public init(url: URL, priority: ImageDownloadPriority = .normal, headers: [String: String] = [:],
-                options: Options = [], timeout: Duration? = nil, retryPolicy: RetryPolicy? = nil) {
+                options: Options = [], timeout: Duration? = nil, retryPolicy: RetryPolicy? = nil,
+                addressPolicy: AddressPolicy? = nil, transferDeadline: Duration? = nil) {
+        self.addressPolicy = addressPolicy
+        self.transferDeadline = transferDeadline
         self.url = url
         self.priority = priority
         self.headers = headers
@@ -101,7 +108,13 @@ public struct ImageDownloadRequest: Sendable {
         var headers: [String: String]
         var options: Options
         var timeout: Duration?
+        /// A caller must never receive bytes fetched under a looser policy than its own.
+        var addressPolicy: AddressPolicy?
+        var transferDeadline: Duration?
     }
 
-    var transferKey: TransferKey { TransferKey(url: url, headers: headers, options: options, timeout: timeout) }
+    var transferKey: TransferKey {
+        TransferKey(url: url, headers: headers, options: options, timeout: timeout, addressPolicy: addressPolicy,
+                    transferDeadline: transferDeadline)
+    }
 }

@@ -40,6 +40,26 @@ extension ImageDownloader {
         }
     }
 
+    /// How an attempt that URLSession reported complete ended: `nil` when its
+    /// body is whole. A body cut short of its declared length is a lost
+    /// connection whether the peer reset it or closed it cleanly (a FIN is how
+    /// proxies, origin timeouts and keep-alive races look; libcurl reports
+    /// "transfer closed with N bytes remaining"), and so is retried and resumed
+    /// like a reset. A chunked body cut before its last chunk (RFC 9112 §7.1)
+    /// has no declared length; libcurl's "transfer closed" names it.
+    static func attemptFailure(_ error: (any Error)?, machine: TransferStateMachine) -> TransferFailure? {
+        let lost = "connection closed before the body was complete"
+        guard let error else {
+            return machine.isShortOfDeclaredLength ? .connection(code: NSURLErrorNetworkConnectionLost, message: lost) : nil
+        }
+        let failure = transferFailure(for: error)
+        guard case .other(.transport(let code, let message)) = failure else { return failure }
+        if machine.isShortOfDeclaredLength || message.contains("transfer closed") {
+            return .connection(code: code, message: message)
+        }
+        return failure
+    }
+
     /// `URLError` codes of connections that were refused, reset or lost, or
     /// could not be made for now: what another attempt may cure. DNS and TLS
     /// failures, bad URLs and redirect loops are not among them.

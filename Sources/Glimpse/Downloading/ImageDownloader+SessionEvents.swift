@@ -202,12 +202,12 @@ extension ImageDownloader {
                 if let pending = transfer.pendingRetry {
                     retry = pending
                     transfer.pendingRetry = nil
-                } else if let error {
-                    let action = transfer.machine.failed(Self.transferFailure(for: error), now: Date(), unitRandom: Self.unitRandom())
+                } else if let attemptFailure = Self.attemptFailure(error, machine: transfer.machine) {
+                    let action = transfer.machine.failed(attemptFailure, now: Date(), unitRandom: Self.unitRandom())
                     switch action {
-                    case .wait(let delay, let attempt): retry = (delay, attempt, Self.map(error))
+                    case .wait(let delay, let attempt): retry = (delay, attempt, attemptFailure.error)
                     case .fail(let final): failure = final
-                    default: failure = Self.map(error)
+                    default: failure = attemptFailure.error
                     }
                 }
                 if retry != nil {
@@ -244,7 +244,7 @@ extension ImageDownloader {
             emit(.stopped(url, error: failure ?? mapped ?? .cancelled))
         case .failed(let url, let id, let failure):
             fail(id, with: failure)
-            emit(.stopped(url, error: mapped))
+            emit(.stopped(url, error: mapped ?? failure))
         case .retrying(let url, let id, let delay, let attempt, let failure):
             emit(.stopped(url, error: failure))
             scheduleRetry(id, url: url, delay: delay, attempt: attempt, error: failure)

@@ -66,13 +66,12 @@ extension ImageDownloader {
             processing.async { [self] in loadFile(id, url: url) }
             return
         }
-        // Never on the caller's thread, which may be one of the cooperative pool's few.
-        sessionCalls.async { [self] in resumeTask(id, request, url: url) }
+        screen(id, request, url: url)
     }
 
     /// Creates, prioritises and resumes the task of a prepared request, on
     /// ``sessionCalls``: each of the three waits for URLSession's work queue.
-    private func resumeTask(_ id: TransferID, _ request: URLRequest, url: URL) {
+    func resumeTask(_ id: TransferID, _ request: URLRequest, url: URL) {
         // Every caller may have left while this waited its turn (their cancellation
         // freed the slot), and the sessions are invalidated on this queue after the flag
         // is set: checked here, no task is created for nobody or on an invalidated

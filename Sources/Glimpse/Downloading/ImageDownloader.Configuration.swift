@@ -97,6 +97,26 @@ extension ImageDownloader {
         public var resumption = Resumption()
         public var maximumResponseSize: Int = 64 << 20
         public var allowedSchemes: Schemes = [.http, .https]
+        /// Which hosts and addresses may be connected to, checked before the
+        /// request and every redirect (``AddressPolicy/any``: all but link-local).
+        /// A request can override it (``ImageDownloadRequest/addressPolicy``).
+        public var addressPolicy: AddressPolicy = .any
+        /// Resolves names for the address check (`getaddrinfo` by default).
+        public var hostResolver: HostResolver = .system
+        /// Redirects followed per attempt (5); each target is checked like the request.
+        public var maximumRedirects: Int = 5
+        /// How long one attempt may take in all, connection and redirects
+        /// included (30 s; `nil`: unbounded): fails with
+        /// ``ImageDownloadError/deadlineExceeded`` and is not retried, so a slow
+        /// origin holds a slot at most this long. A request can override it
+        /// (``ImageDownloadRequest/transferDeadline``).
+        public var transferDeadline: Duration? = .seconds(30)
+        /// The slowest average rate an attempt may keep after its grace period
+        /// (`nil`: none); slower fails with ``ImageDownloadError/tooSlow``.
+        public var minimumTransferRate: MinimumTransferRate?
+        /// Media types refused from the response head, before the body is read
+        /// (`text/html`, or `text/*`): for bodies that are plainly no image.
+        public var rejectedContentTypes: Set<String> = []
         /// Decoders for requests with the deprecated ``ImageDownloadRequest/decoding``
         /// only: ``ImagePipeline`` decodes with its own configuration's registry.
         @available(*, deprecated, message: "The downloader moves bytes; configure decoders in ImagePipeline.Configuration.decoderRegistry")
@@ -129,9 +149,26 @@ extension ImageDownloader {
             }
         }
 
+        /// The slowest an attempt may be: `bytesPerSecond` on average from its
+        /// start, checked once `grace` has passed (connection set-up and the
+        /// server's first byte take some of it).
+        public struct MinimumTransferRate: Sendable, Hashable {
+            public var bytesPerSecond: Int
+            public var grace: Duration
+
+            public init(bytesPerSecond: Int, grace: Duration = .seconds(5)) {
+                self.bytesPerSecond = bytesPerSecond
+                self.grace = grace
+            }
+        }
+
         public init() {}
 
         func accepts(contentType: String?) -> Bool {
+            if !rejectedContentTypes.isEmpty, let type = contentType?.lowercased() {
+                if rejectedContentTypes.contains(type) { return false }
+                if let slash = type.firstIndex(of: "/"), rejectedContentTypes.contains(type[..<slash] + "/*") { return false }
+            }
             guard let acceptable = acceptableContentTypes else { return true }
             guard let type = contentType?.lowercased() else { return false }
             if acceptable.contains(type) { return true }

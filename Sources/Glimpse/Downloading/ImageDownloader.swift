@@ -69,6 +69,10 @@ public final class ImageDownloader: Sendable {
         var url: URL
         /// Why the downloader cancelled the task, for the `stopped` event.
         var failure: ImageDownloadError?
+        /// When the attempt was handed to URLSession, for the transfer deadline.
+        var started: ContinuousClock.Instant = .now
+        /// Redirects followed so far.
+        var redirects = 0
     }
 
     struct State: Sendable {
@@ -113,11 +117,12 @@ public final class ImageDownloader: Sendable {
     /// until the downloader is invalidated or released.
     private func scheduleWatchdog() {
         let timeout = configuration.timeout
-        let tick = min(.seconds(1), max(.milliseconds(10), timeout / 4))
+        let tick = min(.seconds(1), max(.milliseconds(10), min(timeout, configuration.transferDeadline ?? timeout) / 4))
         let nanoseconds = Int(tick.components.seconds) * 1_000_000_000 + Int(tick.components.attoseconds / 1_000_000_000)
         watchdog.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
             guard let self, !state.withLock({ $0.isInvalidated }) else { return }
             expireIdleTransfers(olderThan: timeout)
+            expireOverdueTransfers()
             scheduleWatchdog()
         }
     }
@@ -350,6 +355,7 @@ public final class ImageDownloader: Sendable {
             case .started(let url): (.glimpseDownloadStart, url)
             case .receivedResponse(let url, _): (.glimpseDownloadReceiveResponse, url)
             case .retrying(let url, _, _, _): (.glimpseDownloadRetry, url)
+            case .redirected(let url, _, _, _): (.glimpseDownloadRedirect, url)
             case .stopped(let url, _): (.glimpseDownloadStop, url)
             case .finished(let url): (.glimpseDownloadFinish, url)
             }

@@ -72,6 +72,12 @@ final class SessionDelegateBridge: NSObject, URLSessionDataDelegate, Sendable {
         downloader.eventQueue.async { downloader.taskCompleted(task, error: error) }
     }
 
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        guard let downloader else { return completionHandler(nil) }
+        downloader.taskWillRedirect(task, status: response.statusCode, to: request, completion: completionHandler)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
                     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
         guard let downloader else {

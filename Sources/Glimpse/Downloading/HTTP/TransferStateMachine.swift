@@ -66,6 +66,19 @@ struct TransferStateMachine: Sendable {
         return 0
     }
 
+    /// Bytes the running attempt itself delivered (resumed ones not counted).
+    var receivedThisAttempt: Int {
+        guard case .receiving(_, let body, _, _, let resumed) = state else { return 0 }
+        return body.count - (resumed?.body.count ?? 0)
+    }
+
+    /// Whether the attempt's body stopped short of the length its response
+    /// declared (`Content-Length`, or `Content-Range`'s complete length).
+    var isShortOfDeclaredLength: Bool {
+        guard let expected = expectedLength else { return false }
+        return Int64(receivedCount) < expected
+    }
+
     /// The body's full length, when the response said.
     var expectedLength: Int64? {
         guard case .receiving(_, _, let status, let headers, let resumed) = state else { return nil }

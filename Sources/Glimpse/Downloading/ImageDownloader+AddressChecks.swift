@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The ``AddressPolicy`` check of a request before its task exists.
+extension ImageDownloader {
+    /// Checks the request's host, then hands it to URLSession (on
+    /// ``sessionCalls``); a refused transfer fails without a connection.
+    /// Names are resolved on ``processing``: `getaddrinfo` blocks, and must not
+    /// on the caller's thread, which may be one of the cooperative pool's few.
+    func screen(_ id: TransferID, _ request: URLRequest, url: URL) {
+        let policy = addressPolicy(of: id)
+        let launch: @Sendable () -> Void = { [self] in
+            if let refusal = check(url, under: policy) {
+                abandonPrepared(id, with: refusal)
+                emit(.stopped(url, error: refusal))
+                return
+            }
+            sessionCalls.async { [self] in resumeTask(id, request, url: url) }
+        }
+        if needsResolution(url, under: policy) {
+            processing.async(execute: launch)
+        } else {
+            launch()
+        }
+    }
+
+    /// The request's own policy, else the configuration's.
+    func addressPolicy(of id: TransferID) -> AddressPolicy {
+        state.withLock { $0.registry.read(id) { $0.request.addressPolicy } ?? nil } ?? configuration.addressPolicy
+    }
+
+    func needsResolution(_ url: URL, under policy: AddressPolicy) -> Bool {
+        guard let text = url.host, let host = try? URLHost(parsing: text) else { return false }
+        return policy.needsAddresses(of: host, port: Self.port(of: url))
+    }
+
+    /// Why `url` may not be connected to under `policy`, or `nil`. Resolves
+    /// the host when the policy needs its addresses (blocking).
+    func check(_ url: URL, under policy: AddressPolicy) -> ImageDownloadError? {
+        guard let text = url.host, !text.isEmpty else { return .invalidURL }
+        let host: URLHost
+        do throws(URLHost.ParseError) {
+            host = try URLHost(parsing: text)
+        } catch {
+            return .invalidURL
+        }
+        let port = Self.port(of: url)
+        var addresses: [HostAddress] = []
+        if policy.needsAddresses(of: host, port: port), case .name(let name) = host {
+            do throws(ImageDownloadError) {
+                addresses = try configuration.hostResolver.resolve(name)
+            } catch {
+                return error
+            }
+        }
+        return policy.refusal(host: host, port: port, addresses: addresses).map { .addressNotAllowed($0.description) }
+    }
+
+    /// The port a URL connects to: its own, else its scheme's (RFC 9110 §4.2).
+    static func port(of url: URL) -> Int {
+        if let port = url.port { return port }
+        return url.scheme?.lowercased() == "https" ? 443 : 80
+    }
+}
