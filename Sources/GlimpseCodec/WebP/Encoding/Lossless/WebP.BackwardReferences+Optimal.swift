@@ -10,7 +10,8 @@ extension WebP.BackwardReferences {
                               model: WebP.LosslessHistogram) -> [WebP.PixelToken] {
         let count = argb.count
         guard count > 1 else { return argb.map(WebP.PixelToken.literal) }
-        let costs = symbolCosts(model)
+        // Unseen symbols a little dearer than the rarest: possible, but not chosen lightly.
+        let costs = model.bitCosts(unseenPenalty: 2).map { Float($0) }
         var finder = WebP.MatchFinder(argb, width: width, chainLength: chainLength)
         var best = [Float](repeating: .infinity, count: count + 1)
         var arrivingLength = [UInt16](repeating: 1, count: count + 1)
@@ -26,7 +27,7 @@ extension WebP.BackwardReferences {
             var literal = costs[Int((pixel >> 8) & 0xff)] + costs[starts[1] + Int((pixel >> 16) & 0xff)]
                 + costs[starts[2] + Int(pixel & 0xff)] + costs[starts[3] + Int(pixel >> 24)]
             if cacheBits > 0 {
-                let key = Int((0x1e35_a7bd &* pixel) >> UInt32(32 - cacheBits))
+                let key = WebP.LosslessHistogram.cacheKey(pixel, bits: cacheBits)
                 if filled[key], cache[key] == pixel { literal = min(literal, costs[256 + 24 + key]) }
                 cache[key] = pixel
                 filled[key] = true
@@ -37,7 +38,7 @@ extension WebP.BackwardReferences {
             }
             // A long match found one position back continues here; searching again would find it again.
             var match: (length: Int, distance: Int)
-            if previous.length > 64 {
+            if previous.length > 32 {
                 match = (previous.length - 1, previous.distance)
             } else {
                 finder.insert(upTo: position)
@@ -71,21 +72,5 @@ extension WebP.BackwardReferences {
         }
         tokens.reverse()
         return tokens
-    }
-
-    /// Bits per symbol: `−log2 p` where the model saw the symbol, else a little
-    /// more than its rarest, so unseen choices stay possible but dear.
-    private static func symbolCosts(_ model: WebP.LosslessHistogram) -> [Float] {
-        var costs = [Float](repeating: 0, count: model.counts.count)
-        for kind in 0..<5 {
-            let range = model.starts[kind]..<model.starts[kind + 1]
-            let total = model.counts[range].reduce(0) { $0 + Int($1) }
-            let totalLog = WebP.Log2Table.log2(total + 1)
-            for index in range {
-                let count = Int(model.counts[index])
-                costs[index] = Float(count > 0 ? totalLog - WebP.Log2Table.log2(count) : totalLog + 2)
-            }
-        }
-        return costs
     }
 }

@@ -46,11 +46,10 @@ extension WebP {
             var filled = [Bool](repeating: false, count: 1 << bits)
             var result = tokens
             var position = 0
-            let shift = UInt32(32 - bits)
             for index in result.indices {
                 let token = result[index]
                 if token.kind == .literal {
-                    let key = Int((0x1e35_a7bd &* token.value) >> shift)
+                    let key = LosslessHistogram.cacheKey(token.value, bits: bits)
                     if filled[key], cache[key] == token.value {
                         result[index] = PixelToken(kind: .cacheIndex, length: 1, value: UInt32(key))
                     }
@@ -59,7 +58,7 @@ extension WebP {
                 } else {
                     for offset in 0..<token.length {
                         let pixel = argb[position + offset]
-                        let key = Int((0x1e35_a7bd &* pixel) >> shift)
+                        let key = LosslessHistogram.cacheKey(pixel, bits: bits)
                         cache[key] = pixel
                         filled[key] = true
                     }
@@ -84,7 +83,7 @@ extension WebP {
                             histograms[slot].add(token)
                             continue
                         }
-                        let key = Int((0x1e35_a7bd &* token.value) >> UInt32(32 - bits))
+                        let key = LosslessHistogram.cacheKey(token.value, bits: bits)
                         if filled[slot][key], caches[slot][key] == token.value {
                             histograms[slot].add(PixelToken(kind: .cacheIndex, length: 1, value: UInt32(key)))
                         } else {
@@ -100,7 +99,7 @@ extension WebP {
                         guard bits > 0 else { continue }
                         for offset in 0..<token.length {
                             let pixel = argb[position + offset]
-                            let key = Int((0x1e35_a7bd &* pixel) >> UInt32(32 - bits))
+                            let key = LosslessHistogram.cacheKey(pixel, bits: bits)
                             caches[slot][key] = pixel
                             filled[slot][key] = true
                         }

@@ -65,7 +65,7 @@ extension WebP {
             mergeGreedily(&groups, maxGroups: maxGroups)
             var assignment = [UInt16](repeating: 0, count: tileCount)
             for _ in 0..<2 {
-                let costs = groups.map(symbolCosts)
+                let costs = groups.map { $0.bitCosts(unseenPenalty: 8) }
                 for tile in 0..<tileCount where !sparse[tile].isEmpty {
                     var best = 0
                     var bestCost = Double.infinity
@@ -160,22 +160,6 @@ extension WebP {
                     if a > best.b { savings[a][best.b] = saving(a, best.b) } else { savings[best.b][a] = saving(best.b, a) }
                 }
             }
-        }
-
-        /// Bits per symbol under the group's own statistics; symbols it never saw
-        /// cost as if the code had to grow for them.
-        private static func symbolCosts(_ group: LosslessHistogram) -> [Double] {
-            var costs = [Double](repeating: 0, count: group.counts.count)
-            for kind in 0..<5 {
-                let range = group.starts[kind]..<group.starts[kind + 1]
-                let total = group.counts[range].reduce(0) { $0 + Int($1) }
-                let totalLog = Log2Table.log2(total + 1)
-                for index in range {
-                    let count = Int(group.counts[index])
-                    costs[index] = count > 0 ? totalLog - Log2Table.log2(count) : totalLog + 8
-                }
-            }
-            return costs
         }
     }
 }

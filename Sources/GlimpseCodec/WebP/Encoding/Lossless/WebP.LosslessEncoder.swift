@@ -32,7 +32,9 @@ extension WebP {
             if let palette {
                 best = encode(argb, width: width, height: height, hasAlpha: hasAlpha, palette: palette, effort: effort)
             }
-            if palette == nil || effort.triesWithoutPalette {
+            // Beyond 16 colours no indices are bundled, and a smooth image (a grey
+            // ramp) predicts far better than its indices code: try both.
+            if palette == nil || effort.triesWithoutPalette || (level >= 2 && (palette?.palette.count ?? 0) > 16) {
                 let transformed = encode(argb, width: width, height: height, hasAlpha: hasAlpha, palette: nil, effort: effort)
                 if best.map({ transformed.count < $0.count }) ?? true { best = transformed }
             }

@@ -35,6 +35,28 @@ extension WebP {
             }
         }
 
+        /// Bits per symbol, `−log2 p` within its alphabet; a symbol never seen costs
+        /// `unseenPenalty` bits more than one seen once in an alphabet of the same total.
+        func bitCosts(unseenPenalty: Double) -> [Double] {
+            var costs = [Double](repeating: 0, count: counts.count)
+            for kind in 0..<5 {
+                let range = starts[kind]..<starts[kind + 1]
+                let total = counts[range].reduce(0) { $0 + Int($1) }
+                let totalLog = Log2Table.log2(total + 1)
+                for index in range {
+                    let count = Int(counts[index])
+                    costs[index] = count > 0 ? totalLog - Log2Table.log2(count) : totalLog + unseenPenalty
+                }
+            }
+            return costs
+        }
+
+        /// The colour cache slot of `argb` in a cache of `bits` bits (RFC 9649 §5.2.3).
+        @inline(__always)
+        static func cacheKey(_ argb: UInt32, bits: Int) -> Int {
+            Int((0x1e35_a7bd &* argb) >> UInt32(32 - bits))
+        }
+
         /// The counts of alphabet `kind` (0…4).
         func alphabet(_ kind: Int) -> [UInt32] { Array(counts[starts[kind]..<starts[kind + 1]]) }
 

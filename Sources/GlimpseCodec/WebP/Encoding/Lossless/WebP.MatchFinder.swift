@@ -8,6 +8,9 @@ extension WebP {
         /// Farthest distance a distance code can express (prefix 39 with 18 extra bits, less the 120 plane codes).
         static let maxDistance = 1_048_576 - 120
         private static let hashBits = 18
+        /// A match this long ends the chain walk (zlib's `nice_length`): in flat
+        /// areas every candidate matches for thousands of pixels.
+        static let goodEnoughLength = 256
 
         let pixels: [UInt32]
         let width: Int
@@ -69,10 +72,10 @@ extension WebP {
                 }
                 consider(1)
                 consider(width)
-                if chainLength > 0, position + 1 < count, bestLength < limit {
+                if chainLength > 0, position + 1 < count, bestLength < min(limit, Self.goodEnoughLength) {
                     var candidate = Int(head[hash(position)])
                     var tries = 0
-                    while candidate >= 0, tries < chainLength, bestLength < limit {
+                    while candidate >= 0, tries < chainLength, bestLength < min(limit, Self.goodEnoughLength) {
                         let distance = position - candidate
                         if distance > Self.maxDistance { break }
                         if distance != 1, distance != width { consider(distance) }
