@@ -78,3 +78,23 @@ struct JPEGEncodingArguments: ParsableArguments {
         }
     }
 }
+
+/// The WebP settings of `encode`.
+struct WebPEncodingArguments: ParsableArguments {
+    @Flag(help: "Lossless WebP (VP8L); the only kind written so far, so also the default.")
+    var lossless = false
+
+    @Option(help: "WebP effort, 0 (fastest) - 9 (smallest), as cwebp -z.")
+    var effort: Int = 6
+
+    @Flag(help: "WebP: zero the colour of fully transparent pixels (smaller; cwebp without -exact).")
+    var dropTransparentColor = false
+
+    func validate() throws {
+        guard (0...9).contains(effort) else { throw ValidationError("--effort must be in 0...9") }
+    }
+
+    func options(metadata: WebP.Encoder.Metadata) -> WebP.Encoder.Options {
+        WebP.Encoder.Options(lossless: true, effort: effort, exact: !dropTransparentColor, metadata: metadata)
+    }
+}

@@ -2,24 +2,27 @@ import ArgumentParser
 import Foundation
 import GlimpseCodec
 
-/// `glimpse encode IN -o OUT.jpg|png|gif`: re-encodes an image.
+/// `glimpse encode IN -o OUT.jpg|png|gif|webp`: re-encodes an image.
 struct EncodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "encode",
-        abstract: "Encode an image as JPEG, PNG or GIF (format from the output's extension).",
+        abstract: "Encode an image as JPEG, PNG, GIF or WebP (format from the output's extension).",
         discussion: """
         JPEG output takes the first frame; its bytes equal libjpeg-turbo's (cjpeg) for the same pixels \
-        and settings. Transparent pixels are flattened over white unless --ignore-alpha is given.
+        and settings. Transparent pixels are flattened over white unless --ignore-alpha is given. \
+        WebP output is lossless (VP8L; lossy is not written yet) and keeps every frame of an animation.
         """
     )
 
     @Argument(help: "The image to encode (any format Glimpse decodes).")
     var file: String
 
-    @Option(name: .shortAndLong, help: "Output file: .jpg/.jpeg, .png or .gif.")
+    @Option(name: .shortAndLong, help: "Output file: .jpg/.jpeg, .png, .gif or .webp.")
     var output: String
 
     @OptionGroup var jpeg: JPEGEncodingArguments
+
+    @OptionGroup var webp: WebPEncodingArguments
 
     @Option(help: "Metadata to keep: none, icc or all.")
     var metadata: MetadataArgument = .icc
@@ -30,7 +33,8 @@ struct EncodeCommand: ParsableCommand {
         case "jpg", "jpeg": format = .jpeg
         case "png": format = .png
         case "gif": format = .gif
-        case let other: throw CommandFailure("\(output): cannot write .\(other) files (supported: .jpg, .png, .gif)")
+        case "webp": format = .webp
+        case let other: throw CommandFailure("\(output): cannot write .\(other) files (supported: .jpg, .png, .gif, .webp)")
         }
         var options = DecodingOptions()
         if format == .jpeg { options.firstFrameOnly = true }
@@ -39,6 +43,7 @@ struct EncodeCommand: ParsableCommand {
         if format == .jpeg {
             encoding.jpeg = jpeg.options(for: image.pixels, metadata: JPEG.Encoder.options(from: encoding).metadata)
         }
+        if format == .webp { encoding.webp = webp.options(metadata: WebP.Encoder.options(from: encoding).metadata) }
         if format == .png, image.isAnimated {
             // A PNG output of an animation keeps every frame (APNG).
             try write(image, as: .apng, options: encoding)

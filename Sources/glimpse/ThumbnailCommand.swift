@@ -11,13 +11,40 @@ struct ThumbnailCommand: ParsableCommand {
         discussion: """
         JPEGs are decoded at a reduced size (DCT scaling 1/2, 1/4 or 1/8, never below the target), turned \
         upright by their EXIF orientation, resized with Lanczos-3 to fit inside N×N (never enlarged) and \
-        written as JPEG (quality 80, 4:2:0), or PNG when the source has transparency. One line per file: \
+        written as JPEG (quality 80, 4:2:0), or PNG when the source has transparency, unless --format or the \
+        extension of -o OUT (.jpg, .png, .webp) says otherwise; WebP is lossless. One line per file: \
         "IN: ok WxH -> OUT (BYTES bytes, T ms)" or "IN: error …"; the exit status is 1 when any file failed.
         """
     )
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case jpeg, png
+        case jpeg, png, webp
+
+        /// The format a file name's extension names, if any.
+        init?(path: String) {
+            switch (path as NSString).pathExtension.lowercased() {
+            case "jpg", "jpeg": self = .jpeg
+            case "png": self = .png
+            case "webp": self = .webp
+            default: return nil
+            }
+        }
+
+        var imageFormat: ImageFormat {
+            switch self {
+            case .jpeg: .jpeg
+            case .png: .png
+            case .webp: .webp
+            }
+        }
+
+        var fileExtension: String {
+            switch self {
+            case .jpeg: ".jpg"
+            case .png: ".png"
+            case .webp: ".webp"
+            }
+        }
     }
 
     @Argument(help: "Images to make thumbnails of.")
@@ -26,7 +53,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file (one input only).")
     var output: String?
 
-    @Option(help: ArgumentHelp("Write DIR/NAME.jpg (or .png) for each input.", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Write DIR/NAME.jpg (or .png, .webp) for each input.", valueName: "DIR"))
     var outputDir: String?
 
     @Option(help: "The box the thumbnail fits inside, in pixels.")
@@ -35,7 +62,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "JPEG quality, 1-100.")
     var quality: Int = 80
 
-    @Option(help: "Output format (default: JPEG, or PNG for sources with transparency).")
+    @Option(help: "Output format (default: the extension of -o OUT, else JPEG, or PNG for sources with transparency).")
     var format: OutputFormat?
 
     func validate() throws {
@@ -43,6 +70,9 @@ struct ThumbnailCommand: ParsableCommand {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be in 1...100") }
         guard (output != nil) != (outputDir != nil) else { throw ValidationError("give either -o OUT or --output-dir DIR") }
         guard output == nil || files.count == 1 else { throw ValidationError("-o takes one input file; use --output-dir") }
+        if let output, let format, let named = OutputFormat(path: output), named != format {
+            throw ValidationError("\(output) names \(named.rawValue) output, but --format is \(format.rawValue)")
+        }
     }
 
     func run() throws {
@@ -82,12 +112,13 @@ struct ThumbnailCommand: ParsableCommand {
         } catch {
             throw Self.failure(error)
         }
-        let outputFormat = format ?? (Self.hasTransparency(image.pixels) ? .png : .jpeg)
+        let outputFormat = format ?? output.flatMap(OutputFormat.init(path:))
+            ?? (Self.hasTransparency(image.pixels) ? .png : .jpeg)
         let path = output ?? Self.outputPath(for: file, in: outputDir ?? ".", format: outputFormat)
         var encoding = EncodingOptions(quality: quality, metadata: .iccProfile)
         encoding.jpeg = JPEG.EncodingOptions(quality: quality, subsampling: .yCbCr420, metadata: [.iccProfile])
         do {
-            let encoded = try EncoderRegistry.standard.encode(image, as: outputFormat == .png ? .png : .jpeg, options: encoding)
+            let encoded = try EncoderRegistry.standard.encode(image, as: outputFormat.imageFormat, options: encoding)
             return (encoded, image.width, image.height, path)
         } catch {
             throw CommandFailure("cannot encode: \(error)")
@@ -144,6 +175,6 @@ struct ThumbnailCommand: ParsableCommand {
 
     static func outputPath(for file: String, in directory: String, format: OutputFormat) -> String {
         let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-        return (directory as NSString).appendingPathComponent(name + (format == .png ? ".png" : ".jpg"))
+        return (directory as NSString).appendingPathComponent(name + format.fileExtension)
     }
 }

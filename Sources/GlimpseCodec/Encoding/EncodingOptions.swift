@@ -25,13 +25,16 @@ public struct EncodingOptions: Sendable, Hashable {
     public var png: PNG.Encoder.Options?
     /// When set, used as is for GIF output.
     public var gif: GIF.Encoder.Options?
+    /// When set, used as is for WebP output.
+    public var webp: WebP.Encoder.Options?
 
     public init(quality: Int = 75, metadata: MetadataPolicy = .iccProfile, jpeg: JPEG.EncodingOptions? = nil,
-                png: PNG.Encoder.Options? = nil, gif: GIF.Encoder.Options? = nil) {
+                png: PNG.Encoder.Options? = nil, gif: GIF.Encoder.Options? = nil, webp: WebP.Encoder.Options? = nil) {
         self.quality = quality
         self.metadata = metadata
         self.jpeg = jpeg
         self.png = png
         self.gif = gif
+        self.webp = webp
     }
 }

@@ -25,8 +25,7 @@ extension JPEG {
 
         /// APP1 `Exif` with a big-endian TIFF header and one IFD entry: the orientation.
         static func exifOrientation(_ orientation: Orientation, into out: inout [UInt8]) {
-            let payload: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0, 0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8, 0, 1,
-                                    0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(orientation.rawValue), 0, 0, 0, 0, 0, 0]
+            let payload: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0] + orientation.exifTIFF
             out += [0xFF, 0xE1]
             appendUInt16(payload.count + 2, to: &out)
             out += payload

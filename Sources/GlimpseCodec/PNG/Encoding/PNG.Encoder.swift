@@ -175,11 +175,7 @@ extension PNG {
                 }
             }
             if metadata.orientation != .up {
-                // A minimal big-endian TIFF: header, IFD0 with one SHORT entry (0x0112).
-                var exif: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1]
-                exif.appendBigEndian(UInt16(metadata.orientation.rawValue))
-                exif.append(contentsOf: [0, 0, 0, 0, 0, 0])
-                writer.write(.eXIf, exif)
+                writer.write(.eXIf, metadata.orientation.exifTIFF)
             }
         }
     }
