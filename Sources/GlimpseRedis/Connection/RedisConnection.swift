@@ -103,6 +103,11 @@ public struct RedisConnection: Sendable {
         all.whenComplete { _ in timeout.cancel() }
         do {
             return try await all.get()
+        } catch RedisError.commandTimeout {
+            // The timeout task closes the channel too; waiting for it means a caller that
+            // sees the timeout never sees this connection as still usable.
+            try? await channel.close()
+            throw .commandTimeout
         } catch let error as RedisError {
             throw error
         } catch {
