@@ -58,7 +58,12 @@ final class RedisServer: @unchecked Sendable {
         for _ in 0..<200 {
             guard process.isRunning else { break }
             if let connection = try? await RedisConnection.connect(probe) {
+                // The server that answered must be ours, not another test's on the same port
+                // (ours then fails to bind and exits).
+                let info = try? await connection.send([RESP.Command("INFO", "server")])[0].bytes
                 await connection.close()
+                let ours = String(decoding: info ?? [], as: UTF8.self).contains("process_id:\(process.processIdentifier)\r")
+                guard ours else { break }
                 return
             }
             try await Task.sleep(for: .milliseconds(10))
