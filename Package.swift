@@ -11,10 +11,12 @@ let package = Package(
         .library(name: "GlimpseCodec", targets: ["GlimpseCodec"]),
         .library(name: "GlimpseCache", targets: ["GlimpseCache"]),
         .library(name: "Glimpse", targets: ["Glimpse"]),
+        .library(name: "GlimpseRedis", targets: ["GlimpseRedis"]),
         .executable(name: "glimpse", targets: ["glimpse"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // zlib is the only C dependency of the whole library (inflate/deflate for PNG).
@@ -31,6 +33,17 @@ let package = Package(
         ),
         .target(name: "GlimpseCache"),
         .target(name: "Glimpse", dependencies: ["GlimpseCodec", "GlimpseCache"]),
+        // The shared data tier on Redis (RESP2/RESP3 over NIO); `Glimpse` itself stays free of NIO.
+        .target(
+            name: "GlimpseRedis",
+            dependencies: [
+                "Glimpse",
+                "GlimpseCache",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            exclude: ["README.md"]
+        ),
         // A scriptable HTTP/1.1 server on 127.0.0.1 for tests and benchmarks (Foundation + Glibc).
         .target(name: "LoopbackHTTPServer"),
         .executableTarget(
@@ -52,6 +65,7 @@ let package = Package(
         .testTarget(name: "GlimpseCodecTests", dependencies: ["GlimpseCodec", "TestSupport"]),
         .testTarget(name: "GlimpseCacheTests", dependencies: ["GlimpseCache", "TestSupport"]),
         .testTarget(name: "GlimpseTests", dependencies: ["Glimpse", "TestSupport"]),
+        .testTarget(name: "GlimpseRedisTests", dependencies: ["GlimpseRedis", "TestSupport"]),
         .testTarget(name: "glimpseTests", dependencies: ["glimpse", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

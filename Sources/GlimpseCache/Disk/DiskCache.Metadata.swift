@@ -46,7 +46,7 @@ extension DiskCache.Metadata {
     /// each a UInt32 LE byte length (`0xFFFFFFFF` = absent) followed by UTF-8 bytes, then
     /// optional tagged records: tag 1, freshness (three Int64 LE and one flag byte).
     /// Records written before a tag existed simply end after the strings.
-    func encoded() -> [UInt8] {
+    public func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         let milliseconds = Int64((storedDate.timeIntervalSince1970 * 1000).rounded())
         bytes.appendLittleEndian(UInt64(bitPattern: milliseconds))
@@ -69,8 +69,8 @@ extension DiskCache.Metadata {
         return bytes
     }
 
-    /// Parses `encoded()` output; `nil` for anything malformed.
-    init?(decoding bytes: UnsafeRawBufferPointer) {
+    /// Parses `encoded()` output; `nil` for anything malformed (shared tiers store this record too).
+    public init?(decoding bytes: UnsafeRawBufferPointer) {
         var reader = ByteReader(bytes)
         guard let milliseconds = reader.readUInt64() else { return nil }
         /// `.some(nil)` for an absent field, `nil` for malformed bytes.

@@ -1,0 +1,81 @@
+extension RedisDataTier {
+    /// A fetch lock held in Redis: its key and the random token that proves it is ours.
+    public struct Lock: Sendable, Equatable {
+        public let key: String
+        public let token: String
+
+        public init(key: String, token: String) {
+            self.key = key
+            self.token = token
+        }
+    }
+
+    /// Where ``entry(forKey:fetchingWith:)``'s entry came from.
+    public enum Source: String, Sendable, Equatable {
+        /// Another process had stored it (before the call or while this one waited).
+        case shared
+        /// This process fetched it (holding the lock, or after waiting in vain, or with Redis down).
+        case fetched
+    }
+
+    /// Takes the fetch lock for `key` (`SET lock token NX PX ttl`): `nil` when another process
+    /// holds it, or Redis is unavailable. It expires after ``Configuration/lockTimeToLive``
+    /// even if this process dies holding it.
+    public func lock(forKey key: String) async -> Lock? {
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined(separator: "-")
+        let lock = Lock(key: lockKey(key), token: token)
+        let command = RESP.Command("SET", lock.key, token, "NX", "PX", configuration.lockTimeToLive.redisMilliseconds)
+        guard case .simpleString = try? await client.send(command) else { return nil }
+        return lock
+    }
+
+    /// Deletes `lock` only if it still holds our token, in one atomic script (a lock that
+    /// expired and was taken by another process is left alone).
+    public func release(_ lock: Lock) async {
+        _ = try? await client.send(RESP.Command("EVAL", Self.releaseScript, 1, lock.key, lock.token))
+    }
+
+    private static let releaseScript =
+        "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end"
+
+    /// Polls for the entry while another process holds the lock: the entry when it appears,
+    /// `nil` when the lock is released or expires without one, or ``Configuration/lockWait`` passes.
+    public func waitForEntry(forKey key: String) async -> Entry? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + configuration.lockWait
+        while clock.now < deadline {
+            try? await Task.sleep(for: configuration.lockPollInterval)
+            let commands = [RESP.Command("GET", entryKey(key)), RESP.Command("EXISTS", lockKey(key))]
+            guard let replies = try? await client.send(commands) else { return nil }
+            if let entry = Self.decode(replies[0], forKey: key) { return entry }
+            if replies[1] == .integer(0) { return nil }
+        }
+        return nil
+    }
+
+    /// The entry under `key`, fetched at most once across processes: a hit is returned; on a
+    /// miss the process that takes the lock runs `fetch`, stores the result and releases the
+    /// lock, while the others wait for the stored value (up to ``Configuration/lockWait``) and
+    /// run `fetch` themselves only if it does not come. With Redis unavailable every caller
+    /// fetches. Entries above the size limit are returned but not stored.
+    public func entry(
+        forKey key: String, fetchingWith fetch: @Sendable () async throws -> Entry
+    ) async throws -> (entry: Entry, source: Source) {
+        if let entry = await entry(forKey: key) { return (entry, .shared) }
+        if let lock = await lock(forKey: key) {
+            do {
+                let entry = try await fetch()
+                // Stored before the lock goes, so that waiters find it.
+                await store(entry, forKey: key)
+                await release(lock)
+                return (entry, .fetched)
+            } catch {
+                await release(lock)
+                throw error
+            }
+        }
+        if let entry = await waitForEntry(forKey: key) { return (entry, .shared) }
+        return (try await fetch(), .fetched)
+    }
+}
