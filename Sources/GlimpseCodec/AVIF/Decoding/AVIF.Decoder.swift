@@ -105,7 +105,7 @@ extension AVIF {
             guard let primary else { return }
             if codedImage == nil {
                 for id in primary.codedItems {
-                    guard try ImageItem.hasArrived(id, meta: meta, count: file.count) else { return }
+                    guard try ImageItem.hasArrived(id, meta: meta, count: file.count, limits: options.limits) else { return }
                 }
                 if let alpha = primary.alpha, alpha.width != primary.color.width || alpha.height != primary.color.height {
                     throw .avif(.auxiliarySize)

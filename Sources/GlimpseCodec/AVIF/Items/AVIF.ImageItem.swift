@@ -106,10 +106,13 @@ extension AVIF {
             return bytes
         }
 
-        /// Whether every extent of item `id` is below `count` bytes of the file.
-        static func hasArrived(_ id: UInt32, meta: MetaBox, count: Int) throws(ImageDecodingError) -> Bool {
+        /// Whether every extent of item `id` is below `count` bytes of the file; data larger
+        /// than the byte budget is refused before waiting for it.
+        static func hasArrived(_ id: UInt32, meta: MetaBox, count: Int, limits: DecodingLimits) throws(ImageDecodingError) -> Bool {
             guard let location = meta.locations[id] else { throw .avif(.missingLocation(id)) }
             try location.checkSupported()
+            guard let total = location.totalLength else { throw .avif(.extentOutsideData(item: id)) }
+            try limits.checkBytes(total)
             return try location.ranges(idat: meta.itemData).allSatisfy { $0.upperBound <= count }
         }
     }
