@@ -24,7 +24,7 @@ let package = Package(
         .target(
             name: "GlimpseCodec",
             dependencies: ["CZlib"],
-            exclude: ["GIF/README.md", "JPEG/README.md", "PNG/README.md", "WebP/README.md"]
+            exclude: ["AVIF/README.md", "GIF/README.md", "JPEG/README.md", "PNG/README.md", "WebP/README.md"]
         ),
         .target(name: "GlimpseCache"),
         .target(name: "Glimpse", dependencies: ["GlimpseCodec", "GlimpseCache"]),
