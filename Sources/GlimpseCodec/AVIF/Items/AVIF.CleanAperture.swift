@@ -40,7 +40,8 @@ extension AVIF {
         private static func corner(_ offsetN: Int64, _ offsetD: Int64, size: Int, cropSize: Int) -> Int? {
             let (product, overflow) = Int64(size - cropSize).multipliedReportingOverflow(by: offsetD)
             guard !overflow else { return nil }
-            let numerator = 2 * offsetN + product
+            let (numerator, carry) = (2 * offsetN).addingReportingOverflow(product)
+            guard !carry else { return nil }
             let denominator = 2 * offsetD
             guard numerator >= 0, numerator % denominator == 0 else { return nil }
             return Int(numerator / denominator)
