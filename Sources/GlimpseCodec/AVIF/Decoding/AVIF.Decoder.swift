@@ -86,48 +86,121 @@ extension AVIF {
             return .truncated
         }
 
-        /// Parses whatever the bytes so far complete: the top-level boxes, `meta`, `moov`,
-        /// the primary image, then its coded data and metadata items.
+        /// The parsing steps, each run once the bytes it needs have arrived.
+        private enum Step {
+            case scan, meta, movie, primary, codedData, metadataItems
+        }
+
+        /// Runs every step the bytes so far allow, always the one needing the fewest bytes
+        /// first, and stops at completion: so the steps run, and the first error is met, in
+        /// the same order whatever the chunking (a one-shot decode sees the same sequence).
         private mutating func advance(atEnd: Bool) throws(ImageDecodingError) {
-            try boxes.scan(file)
-            if meta == nil, let header = TopLevelBoxes.arrived(boxes.meta, in: file, atEnd: atEnd) {
-                meta = try MetaBox(file, header, limits: containerLimits)
+            while !isComplete, let step = try nextStep(atEnd: atEnd) {
+                let before = fingerprint
+                try run(step, atEnd: atEnd)
+                // Every step reads a header, parses a box or fills a field once its bytes are
+                // in; one that did not would run again forever.
+                guard fingerprint != before else { break }
+                let sequenceDone = boxes.fileType?.isSequence != true || movieFrameCount != nil
+                isComplete = codedImage != nil && metadataDone && sequenceDone
             }
-            if movieFrameCount == nil, let header = TopLevelBoxes.arrived(boxes.movie, in: file, atEnd: atEnd) {
+        }
+
+        private var fingerprint: [Int] {
+            let scan = boxes.progress
+            return [scan.0 ?? -1, scan.1 ?? -1, meta == nil ? 0 : 1, movieFrameCount == nil ? 0 : 1, primary == nil ? 0 : 1,
+                    codedImage == nil ? 0 : 1, metadata.exif == nil ? 0 : 1, metadata.xmp == nil ? 0 : 1]
+        }
+
+        private var metadataDone: Bool {
+            guard let primary else { return false }
+            return (primary.exifItem == nil || metadata.exif != nil) && (primary.xmpItem == nil || metadata.xmp != nil)
+        }
+
+        private func nextStep(atEnd: Bool) throws(ImageDecodingError) -> Step? {
+            var best: (need: Int, step: Step)?
+            func consider(_ need: Int?, _ step: Step) {
+                guard let need, need <= file.count else { return }
+                if let current = best, current.need <= need { return }
+                best = (need, step)
+            }
+            let isSequence = boxes.fileType?.isSequence == true
+            if boxes.fileType == nil || boxes.meta == nil || (isSequence && boxes.movie == nil) {
+                consider(boxes.nextNeed(file), .scan)
+            }
+            if meta == nil, let header = boxes.meta { consider(Self.need(header, atEnd: atEnd, count: file.count), .meta) }
+            if movieFrameCount == nil, let header = boxes.movie { consider(Self.need(header, atEnd: atEnd, count: file.count), .movie) }
+            guard let meta else { return best?.step }
+            guard let primary else {
+                consider(try PrimaryImage.resolutionNeed(meta: meta, limits: options.limits), .primary)
+                return best?.step
+            }
+            if codedImage == nil {
+                var need = 0
+                for id in primary.codedItems { need = max(need, try ImageItem.dataEnd(id, meta: meta, limits: options.limits)) }
+                consider(need, .codedData)
+            } else if !metadataDone {
+                var need = 0
+                for id in [primary.exifItem, primary.xmpItem].compactMap({ $0 }) {
+                    need = max(need, try ImageItem.dataEnd(id, meta: meta, limits: options.limits))
+                }
+                consider(need, .metadataItems)
+            }
+            return best?.step
+        }
+
+        /// The bytes a box held whole needs; a box of size 0 ends with the input.
+        private static func need(_ header: BoxHeader, atEnd: Bool, count: Int) -> Int? {
+            header.extendsToEnd ? (atEnd ? count : nil) : header.end
+        }
+
+        private mutating func run(_ step: Step, atEnd: Bool) throws(ImageDecodingError) {
+            switch step {
+            case .scan:
+                try boxes.scanOne(file)
+            case .meta:
+                guard let header = TopLevelBoxes.arrived(boxes.meta, in: file, atEnd: atEnd) else { return }
+                meta = try MetaBox(file, header, limits: containerLimits)
+            case .movie:
+                guard let header = TopLevelBoxes.arrived(boxes.movie, in: file, atEnd: atEnd) else { return }
                 let count = try MovieBox(file, header).frameCount
                 if let count { try options.limits.checkFrames(count) }
                 movieFrameCount = .some(count)
-            }
-            guard let meta else { return }
-            if primary == nil {
+            case .primary:
+                guard let meta else { return }
                 primary = try PrimaryImage(meta: meta, file: file, limits: options.limits, containerLimits: containerLimits)
+                if primary == nil { throw .avif(.extentOutsideData(item: meta.primaryItemID)) }
+            case .codedData:
+                try checkCodedData()
+            case .metadataItems:
+                guard let meta, let primary else { return }
+                if let id = primary.exifItem, let data = try ImageItem.data(of: id, meta: meta, file: file, limits: options.limits) {
+                    metadata.exif = PrimaryImage.exifPayload(data) ?? []
+                }
+                if let id = primary.xmpItem, let data = try ImageItem.data(of: id, meta: meta, file: file, limits: options.limits) {
+                    metadata.xmp = data
+                }
             }
-            guard let primary else { return }
-            if codedImage == nil {
-                for id in primary.codedItems {
-                    guard try ImageItem.hasArrived(id, meta: meta, count: file.count, limits: options.limits) else { return }
-                }
-                if let alpha = primary.alpha, alpha.width != primary.color.width || alpha.height != primary.color.height {
-                    throw .avif(.auxiliarySize)
-                }
-                var first: CodedImage?
-                for image in [primary.color] + (primary.alpha.map { [$0] } ?? []) {
-                    for id in image.codedItems {
-                        guard let data = try ImageItem.data(of: id, meta: meta, file: file, limits: options.limits) else { return }
-                        let coded = try CodedImage(data, configuration: configuration(of: id, meta: meta) ?? image.configuration,
-                                                   operatingPoint: Self.operatingPoint(image.properties))
-                        if first == nil { first = coded }
+        }
+
+        /// The sequence and first frame headers of every coded item of the colour and alpha images.
+        private mutating func checkCodedData() throws(ImageDecodingError) {
+            guard let meta, let primary else { return }
+            if let alpha = primary.alpha, alpha.width != primary.color.width || alpha.height != primary.color.height {
+                throw .avif(.auxiliarySize)
+            }
+            var first: CodedImage?
+            for image in [primary.color] + (primary.alpha.map { [$0] } ?? []) {
+                for id in image.codedItems {
+                    guard let data = try ImageItem.data(of: id, meta: meta, file: file, limits: options.limits) else {
+                        throw .avif(.extentOutsideData(item: id))
                     }
+                    let coded = try CodedImage(data, configuration: configuration(of: id, meta: meta) ?? image.configuration,
+                                               operatingPoint: Self.operatingPoint(image.properties))
+                    if first == nil { first = coded }
                 }
-                codedImage = first
             }
-            for (id, isExif) in [(primary.exifItem, true), (primary.xmpItem, false)] {
-                guard let id, (isExif ? metadata.exif : metadata.xmp) == nil else { continue }
-                guard let data = try ImageItem.data(of: id, meta: meta, file: file, limits: options.limits) else { return }
-                if isExif { metadata.exif = PrimaryImage.exifPayload(data) ?? [] } else { metadata.xmp = data }
-            }
-            let sequenceDone = boxes.fileType?.isSequence != true || movieFrameCount != nil
-            isComplete = codedImage != nil && sequenceDone
+            codedImage = first
         }
 
         private func configuration(of id: UInt32, meta: MetaBox) -> CodecConfiguration? {

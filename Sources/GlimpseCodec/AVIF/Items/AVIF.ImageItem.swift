@@ -106,14 +106,14 @@ extension AVIF {
             return bytes
         }
 
-        /// Whether every extent of item `id` is below `count` bytes of the file; data larger
-        /// than the byte budget is refused before waiting for it.
-        static func hasArrived(_ id: UInt32, meta: MetaBox, count: Int, limits: DecodingLimits) throws(ImageDecodingError) -> Bool {
+        /// How many bytes of the file item `id`'s data needs (the end of its last extent);
+        /// data larger than the byte budget is refused before waiting for it.
+        static func dataEnd(_ id: UInt32, meta: MetaBox, limits: DecodingLimits) throws(ImageDecodingError) -> Int {
             guard let location = meta.locations[id] else { throw .avif(.missingLocation(id)) }
             try location.checkSupported()
             guard let total = location.totalLength else { throw .avif(.extentOutsideData(item: id)) }
             try limits.checkBytes(total)
-            return try location.ranges(idat: meta.itemData).allSatisfy { $0.upperBound <= count }
+            return try location.ranges(idat: meta.itemData).map(\.upperBound).max() ?? 0
         }
     }
 }

@@ -79,6 +79,17 @@ extension AVIF {
             xmpItem = xmp
         }
 
+        /// How many bytes of the file resolving the image needs: the `grid` payloads of the
+        /// primary item and of its auxiliary images, wherever they are stored.
+        static func resolutionNeed(meta: MetaBox, limits: DecodingLimits) throws(ImageDecodingError) -> Int {
+            var need = 0
+            for id in [meta.primaryItemID] + meta.items(referring: .auxiliary, to: meta.primaryItemID)
+            where meta.items[id]?.type == .grid {
+                need = max(need, try ImageItem.dataEnd(id, meta: meta, limits: limits))
+            }
+            return need
+        }
+
         /// Every item whose data the image needs: the coded colour and alpha items.
         var codedItems: [UInt32] { color.codedItems + (alpha?.codedItems ?? []) }
 
