@@ -164,6 +164,25 @@ import TestSupport
         #expect(Self.outcome(Array(F.still().dropFirst(28))) == .malformed(.avif(.box(.missingFileType))))
     }
 
+    /// The fuzz target's invariant (one-shot and in pieces agree on info and outcome) and
+    /// the `incremental` one, on mutations of the hand-built file and two small corpus files.
+    @Test func fuzzInvariantsHoldOnMutations() throws {
+        var bases = [F.still()]
+        for name in ["microsoft/reduced_still_picture_header.avif", "microsoft/Summer_in_Tomsk_720p_5x4_grid.avif"] {
+            if let url = Fixtures.corpus("avif/" + name) { bases.append(Array(try Fixtures.bytes(at: url).prefix(16 << 10))) }
+        }
+        var random = SplitMix(seed: 3301)
+        for round in 0..<600 {
+            var bytes = bases[round % bases.count]
+            for _ in 0..<1 + Int(random.next() % 3) {
+                let index = Int(random.next() % UInt64(min(bytes.count, 2_048)))
+                bytes[index] = UInt8(truncatingIfNeeded: random.next())
+            }
+            #expect(FuzzChecks.run(.avif, bytes) == nil, "round \(round)")
+            if round % 4 == 0 { #expect(FuzzChecks.run(.incremental, bytes) == nil, "round \(round)") }
+        }
+    }
+
     @Test func mutatedBytesNeverCrash() {
         let base = F.still()
         var random = SplitMix(seed: 33)
