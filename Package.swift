@@ -29,7 +29,7 @@ let package = Package(
         .target(
             name: "GlimpseCodec",
             dependencies: ["CZlib"],
-            exclude: ["Color/README.md", "GIF/README.md", "JPEG/README.md", "PNG/README.md", "WebP/README.md"]
+            exclude: ["AVIF/README.md", "Color/README.md", "GIF/README.md", "JPEG/README.md", "PNG/README.md", "WebP/README.md"]
         ),
         .target(name: "GlimpseCache"),
         .target(name: "Glimpse", dependencies: ["GlimpseCodec", "GlimpseCache"]),

@@ -59,6 +59,9 @@ struct InfoCommand: ParsableCommand {
                 }
                 if let gamma = info.metadata.gamma { metadata["gamma"] = gamma }
                 if let intent = info.metadata.sRGBIntent { metadata["sRGBIntent"] = Int(intent) }
+                if let cicp = info.metadata.cicp { metadata["cicp"] = cicp.description }
+                if let exif = info.metadata.exif { metadata["exifBytes"] = exif.count }
+                if let xmp = info.metadata.xmp { metadata["xmpBytes"] = xmp.count }
                 object["metadata"] = metadata
             }
             if let frames { object["frames"] = frames }
@@ -85,10 +88,14 @@ struct InfoCommand: ParsableCommand {
         var decoder = AutoDecoder(registry: registry)
         let chunk = 64 * 1024
         var offset = 0
+        // The header's info, kept: a decoder that fails later (an AVIF, whose pixels are not
+        // decoded yet) forgets it.
+        var known: ImageInfo?
         do throws(ImageDecodingError) {
             while offset < bytes.count {
                 let end = min(offset + chunk, bytes.count)
                 let status = try decoder.append(bytes[offset..<end])
+                known = decoder.info ?? known
                 offset = end
                 if !wholeFile, let info = decoder.info, let frames = info.frameCount {
                     return Report(file: file, sniffed: sniffed, info: info, frames: frames)
@@ -105,7 +112,7 @@ struct InfoCommand: ParsableCommand {
             return Report(file: file, sniffed: sniffed, info: decoder.info, frames: image.frames.count, warnings: image.warnings)
         } catch {
             // A file that breaks after its header still has a size worth reporting.
-            if let info = decoder.info { return Report(file: file, sniffed: sniffed, info: info, frames: info.frameCount) }
+            if let info = decoder.info ?? known { return Report(file: file, sniffed: sniffed, info: info, frames: info.frameCount) }
             throw CommandFailure("\(file): \(error)")
         }
     }

@@ -17,6 +17,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// One-shot decode with the WebP decoder, then every frame again through `WebP.FrameIterator`
     /// in pieces: the frames must be the decoder's.
     case webp
+    /// `AVIF.Decoder` one-shot (container and AV1 headers), then in pieces: the info and the
+    /// outcome must be the same.
+    case avif
     /// Sniffing plus the registry's decoder for whatever it finds.
     case sniff
     /// Split at positions derived from the input's hash; the result must equal the one-shot decode.
@@ -31,7 +34,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .jpeg: [".jpg", ".jpeg"]
         case .gif: [".gif"]
         case .webp: [".webp"]
-        case .sniff, .incremental, .roundtrip: [".png", ".apng", ".jpg", ".jpeg", ".gif", ".webp"]
+        case .avif: [".avif"]
+        case .sniff, .incremental: [".png", ".apng", ".jpg", ".jpeg", ".gif", ".webp", ".avif"]
+        case .roundtrip: [".png", ".apng", ".jpg", ".jpeg", ".gif", ".webp"]
         }
     }
 }
@@ -63,6 +68,7 @@ public enum FuzzChecks {
         case .jpeg: decodeDirectly(bytes, format: .jpeg)
         case .gif: decodeDirectly(bytes, format: .gif)
         case .webp: decodeWebP(bytes)
+        case .avif: decodeAVIF(bytes)
         case .sniff: sniffAndDecode(bytes)
         case .incremental: compareIncremental(bytes)
         case .roundtrip: roundTrip(bytes)
@@ -100,6 +106,26 @@ public enum FuzzChecks {
             return nil
         default: return "WebP.FrameIterator differs from WebP.Decoder: \(summary(whole)) against \(frames.count) frames, \(streamed)"
         }
+    }
+
+    /// One-shot and in pieces, `AVIF.Decoder` must reach the same info and the same end.
+    private static func decodeAVIF(_ bytes: [UInt8]) -> String? {
+        var whole = AVIF.Decoder(options: options)
+        let wholeEnd = Result { () throws(ImageDecodingError) -> Image in
+            _ = try whole.append(bytes)
+            return try whole.finish()
+        }
+        var pieces = AVIF.Decoder(options: options)
+        let piecesEnd = Result { () throws(ImageDecodingError) -> Image in
+            for range in splitPoints(bytes) where try pieces.append(bytes[range]) == .complete { break }
+            return try pieces.finish()
+        }
+        if case .success = wholeEnd { return "AVIF.Decoder returned an image, but it decodes no AV1 tiles yet" }
+        guard whole.info == pieces.info else { return "AVIF info differs in pieces: \(String(describing: whole.info)) against \(String(describing: pieces.info))" }
+        guard case .failure(let a) = wholeEnd, case .failure(let b) = piecesEnd, a == b else {
+            return "AVIF outcome differs in pieces: \(summary(wholeEnd)) against \(summary(piecesEnd))"
+        }
+        return nil
     }
 
     private static func sniffAndDecode(_ bytes: [UInt8]) -> String? {

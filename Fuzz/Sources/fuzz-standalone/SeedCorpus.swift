@@ -15,8 +15,12 @@ struct SeedCorpus {
         let regressionDirectory = repository.appendingPathComponent("Fuzz/Regressions/\(target.rawValue)")
         regressions = Self.files(under: regressionDirectory, extensions: nil, limit: Int.max)
         var directories = [repository.appendingPathComponent("Fixtures")]
-        let shared = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        if FileManager.default.fileExists(atPath: shared.path) { directories.append(shared) }
+        // ../shared beside the repository, or ../../shared from a worktree (wt/<branch>).
+        let parent = repository.deletingLastPathComponent()
+        if let shared = [parent, parent.deletingLastPathComponent()].map({ $0.appendingPathComponent("shared/corpus") })
+            .first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            directories.append(shared)
+        }
         directories += extraDirectories
         for directory in directories {
             seeds += Self.files(under: directory, extensions: target.seedExtensions, limit: Self.maximumSeedSize)

@@ -7,7 +7,7 @@
 /// ``DecodingWarning``s on the decoded ``Image``.
 ///
 /// Each format's reasons live in its own namespace (``PNG/Defect``,
-/// ``JPEG/Defect``, ``GIF/Defect``, ``PAM/Defect``, ``WebP/Defect``), the way swift-png keeps one
+/// ``JPEG/Defect``, ``GIF/Defect``, ``PAM/Defect``, ``WebP/Defect``, ``AVIF/Defect``), the way swift-png keeps one
 /// error enum per decoding stage. Match cases, never the ``description`` text:
 /// ```swift
 /// catch .malformed(.png(.filterType(let type))) { … }
@@ -23,6 +23,8 @@ public enum DecodingDefect: Sendable, Hashable, CustomStringConvertible {
     case pam(PAM.Defect)
     /// A WebP file breaks RFC 9649 (container, lossless bitstream) or RFC 6386 (lossy bitstream).
     case webp(WebP.Defect)
+    /// An AVIF file breaks ISO/IEC 23008-12 (HEIF), the AVIF specification or the AV1 headers.
+    case avif(AVIF.Defect)
     /// Damage reported by a decoder outside GlimpseCodec (one registered in a
     /// ``DecoderRegistry`` by the application), which cannot add cases here.
     case other(String)
@@ -34,6 +36,7 @@ public enum DecodingDefect: Sendable, Hashable, CustomStringConvertible {
         case .gif(let defect): "GIF: \(defect)"
         case .pam(let defect): "PAM: \(defect)"
         case .webp(let defect): "WebP: \(defect)"
+        case .avif(let defect): "AVIF: \(defect)"
         case .other(let what): what
         }
     }

@@ -7,6 +7,8 @@ public struct DecodingLimits: Sendable, Hashable {
     /// Which limit was hit.
     public enum Limit: String, Sendable, Hashable, CustomStringConvertible {
         case width, height, pixelsPerFrame, frames, totalBytes, scans
+        /// A container's own fixed bound on its boxes, items, properties or extents (AVIF).
+        case entries
         public var description: String { rawValue }
     }
 

@@ -17,6 +17,8 @@ public enum UnsupportedFeature: Sendable, Hashable, CustomStringConvertible {
     case pngCriticalChunk(PNG.ChunkType)
     /// zlib could not be initialised (out of memory or a library mismatch).
     case zlibInitialisation
+    /// A part of AVIF this decoder does not implement (AV1 tile decoding, today).
+    case avif(AVIF.UnsupportedFeature)
     /// A feature named by a decoder outside GlimpseCodec.
     case other(String)
 
@@ -35,6 +37,7 @@ public enum UnsupportedFeature: Sendable, Hashable, CustomStringConvertible {
             return "fractional sampling factors \(h)x\(v) of \(maxH)x\(maxV)"
         case .pngCriticalChunk(let type): return "critical chunk \(type)"
         case .zlibInitialisation: return "zlib initialisation failed"
+        case .avif(let feature): return feature.description
         case .other(let what): return what
         }
     }

@@ -15,6 +15,12 @@ public struct ImageMetadata: Sendable, Hashable {
     public var chromaticities: Chromaticities?
     /// Rendering intent 0…3 when the image declares sRGB (PNG `sRGB` §11.3.3.5).
     public var sRGBIntent: UInt8?
+    /// The H.273 colour description (AVIF `colr` `nclx`, else the AV1 sequence header).
+    public var cicp: CodingIndependentCodePoints?
+    /// The Exif payload from its TIFF header on (AVIF `Exif` item after its offset prefix).
+    public var exif: [UInt8]?
+    /// The XMP packet (AVIF `mime` item of type `application/rdf+xml`).
+    public var xmp: [UInt8]?
 
     public init() {}
 }

@@ -6,6 +6,7 @@ extension DecoderRegistry {
         registry.register(GIF.Decoder.self, for: .gif)
         registry.register(JPEG.Decoder.self, for: .jpeg)
         registry.register(WebP.Decoder.self, for: .webp)
+        registry.register(AVIF.Decoder.self, for: .avif)
         return registry
     }
 }

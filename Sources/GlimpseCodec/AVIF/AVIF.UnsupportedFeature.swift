@@ -1,0 +1,36 @@
+extension AVIF {
+    /// A valid part of an AVIF file that Glimpse does not implement; the payload of
+    /// ``UnsupportedFeature/avif(_:)``.
+    public enum UnsupportedFeature: Sendable, Hashable, CustomStringConvertible {
+        /// Reconstructing pixels from the AV1 tiles (AV1 specification §5.11 onwards, §7):
+        /// not yet implemented, so no AVIF image decodes to pixels today.
+        case av1TileDecoding
+        /// An image sequence (`avis`) whose tracks alone carry the images, with no primary item.
+        case imageSequenceWithoutPrimaryItem
+        /// The primary item's type (`hvc1`, `jpeg`, the derived `iden` and `iovl`…).
+        case itemType(BoxType)
+        /// A property marked essential that this decoder does not know (ISO/IEC 23008-12 §9.3).
+        case essentialProperty(BoxType)
+        /// `iloc` construction method 2 (item offsets, ISO/IEC 14496-12 §8.11.3).
+        case constructionMethod(Int)
+        /// Item data in another file (`iloc` data reference index other than 0).
+        case externalData
+        /// An extent of length 0 ("to the end of the source").
+        case extentToEndOfSource
+        /// A derivation chain (a grid of grids) deeper than the AVIF specification allows.
+        case nestedDerivation
+
+        public var description: String {
+            switch self {
+            case .av1TileDecoding: "AV1 tile decoding not yet implemented"
+            case .imageSequenceWithoutPrimaryItem: "AVIF image sequence without a primary still item"
+            case .itemType(let type): "AVIF primary item of type \(type)"
+            case .essentialProperty(let type): "essential AVIF property \(type)"
+            case .constructionMethod(let method): "iloc construction method \(method)"
+            case .externalData: "item data in an external file"
+            case .extentToEndOfSource: "iloc extent of length 0"
+            case .nestedDerivation: "nested derived images"
+            }
+        }
+    }
+}
