@@ -45,7 +45,7 @@ let package = Package(
             exclude: ["README.md"]
         ),
         // A scriptable HTTP/1.1 server on 127.0.0.1 for tests and benchmarks (Foundation + Glibc).
-        .target(name: "LoopbackHTTPServer"),
+        .target(name: "LoopbackHTTPServer", dependencies: ["GlimpseCache"]),
         .executableTarget(
             name: "glimpse",
             dependencies: [

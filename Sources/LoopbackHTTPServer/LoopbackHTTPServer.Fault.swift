@@ -1,4 +1,5 @@
 import Synchronization
+import GlimpseCache
 
 extension LoopbackHTTPServer {
     /// How one request to a ``Route/resource(_:etag:contentType:faults:)`` is
@@ -105,10 +106,10 @@ extension LoopbackHTTPServer.Fault {
 /// The request count and current version of a resource route; the server
 /// calls handlers from its connection threads.
 private final class ResourceState: Sendable {
-    private let state: Mutex<(requests: Int, body: [UInt8], etag: String)>
+    private let state: Lock<(requests: Int, body: [UInt8], etag: String)>
 
     init(body: [UInt8], etag: String) {
-        state = Mutex((0, body, etag))
+        state = Lock((0, body, etag))
     }
 
     func next() -> (index: Int, body: [UInt8], etag: String) {

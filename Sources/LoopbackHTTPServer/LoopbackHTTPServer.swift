@@ -7,6 +7,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GlimpseCache
 
 /// `SOCK_STREAM` as `socket(2)` takes it: glibc imports it as an enum case, musl and Darwin
 /// as a plain integer.
@@ -58,7 +59,7 @@ public final class LoopbackHTTPServer: Sendable {
         var stopping = false
     }
 
-    let state: Mutex<State>
+    let state: Lock<State>
     let listener: Int32
     /// The port the server listens on.
     public let port: Int
@@ -102,7 +103,7 @@ public final class LoopbackHTTPServer: Sendable {
         initial.routes = routes
         initial.fallback = fallback
         initial.threads = 1
-        state = Mutex(initial)
+        state = Lock(initial)
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "LoopbackHTTPServer.accept"
         thread.start()

@@ -4,6 +4,7 @@ import LoopbackHTTPServer
 import TestSupport
 import Synchronization
 import Testing
+import GlimpseCache
 
 /// `glimpse fetch`, `glimpse cache` and `glimpse demo` as a user runs them.
 @Suite(.timeLimit(.minutes(2)))
@@ -115,7 +116,7 @@ private func runProcess(_ arguments: [String]) throws -> (CLI.Output, Bool) {
     process.standardError = err
     try process.run()
     // Both pipes drain at once, so a chatty child never blocks on a full pipe.
-    let errorData = Mutex(Data())
+    let errorData = Lock(Data())
     let group = DispatchGroup()
     DispatchQueue.global().async(group: group) {
         let data = err.fileHandleForReading.readDataToEndOfFile()

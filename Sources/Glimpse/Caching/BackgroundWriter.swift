@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import GlimpseCache
 
 /// A serial queue of blocking jobs (disk writes) on one dedicated thread that runs at a lower
 /// scheduling priority (nice +10).
@@ -28,7 +29,7 @@ final class BackgroundWriter: Sendable {
     /// Shared by the writer and its thread; the thread keeps it alive until it has run every
     /// job queued before the writer was released.
     private final class Shared: Sendable {
-        let state = Mutex(State())
+        let state = Lock(State())
         /// One signal per wake-up of a sleeping thread, plus one on release.
         let wake = DispatchSemaphore(value: 0)
 

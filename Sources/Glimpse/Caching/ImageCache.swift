@@ -51,7 +51,7 @@ public final class ImageCache: Sendable {
         var gathering: CheckedContinuation<Void, Never>?
     }
 
-    private let queuedWrites = Mutex(WriteQueue())
+    private let queuedWrites = Lock(WriteQueue())
     /// A writer task waits up to `batchDelay` for this many entries (a full batch file,
     /// `DiskCache.batchCountLimit`) before it writes: measured on bench-pipeline, 32 and 6 ms
     /// beat 16 and 2 ms by about 1.5 % of the cold rate.
@@ -67,8 +67,8 @@ public final class ImageCache: Sendable {
     /// What one queued write counts beyond its data (metadata, key, closure).
     static let writeOverhead = 1024
     /// Readers waiting for the read in flight of a key; each gets `.some(entry or nil)`.
-    private let reads = Mutex<[String: [CheckedContinuation<ImageDataEntry??, Never>]]>([:])
-    private let counters = Mutex(Counters())
+    private let reads = Lock<[String: [CheckedContinuation<ImageDataEntry??, Never>]]>([:])
+    private let counters = Lock(Counters())
 
     /// - Parameters:
     ///   - memory: the memory tier.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import GlimpseCache
 
 /// Source compatibility for ``ImageDownloadRequest/decoding`` (deprecated).
 ///
@@ -12,7 +13,7 @@ extension ImageDownloader {
     /// Closed by the completion, on the callback queue: a partial image
     /// queued behind it is dropped, so none follows the completion.
     private final class CompletionGate: Sendable {
-        private let isClosed = Mutex(false)
+        private let isClosed = Lock(false)
         func close() { isClosed.withLock { $0 = true } }
         var isOpen: Bool { isClosed.withLock { !$0 } }
     }

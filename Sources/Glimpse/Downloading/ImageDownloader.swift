@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Synchronization
+import GlimpseCache
 
 /// Downloads images over URLSession: a bounded, prioritised queue; concurrent
 /// requests for one resource share one transfer; per-caller progress, body
@@ -29,7 +30,7 @@ public final class ImageDownloader: Sendable {
     let session: URLSession
     /// For requests with ``ImageDownloadRequest/Options/handleCookies``.
     let cookieSession: URLSession
-    let state: Mutex<State>
+    let state: Lock<State>
     /// How many event streams are open, readable without the state lock:
     /// ``emit(_:)`` runs several times per transfer and usually has no observer.
     let observerCount = Atomic<Int>(0)
@@ -62,7 +63,7 @@ public final class ImageDownloader: Sendable {
     let watchdog = DispatchQueue(label: "Glimpse.ImageDownloader.watchdog")
     /// Decodes for callers of the deprecated ``ImageDownloadRequest/decoding``;
     /// started on first use (most downloaders only move bytes for a pipeline).
-    let legacyDecoding = Mutex<ProcessingExecutor?>(nil)
+    let legacyDecoding = Lock<ProcessingExecutor?>(nil)
 
     struct TaskEntry: Sendable {
         var transfer: TransferRegistry.TransferID
@@ -96,7 +97,7 @@ public final class ImageDownloader: Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        state = Mutex(State(queue: DownloadQueue(maximumConcurrent: configuration.maximumConcurrentDownloads,
+        state = Lock(State(queue: DownloadQueue(maximumConcurrent: configuration.maximumConcurrentDownloads,
                                                  order: configuration.executionOrder),
                             resumables: ResumableDataStore(limits: configuration.resumption)))
         handlesEventsInline = configuration.hooks.validateResponse == nil && configuration.notificationCenter == nil

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Synchronization
+import GlimpseCache
 
 /// URLSession's delegate, which it retains until invalidated. The bridge holds
 /// the downloader weakly, so that the downloader can be released (and then
@@ -12,7 +13,7 @@ final class SessionDelegateBridge: NSObject, URLSessionDataDelegate, Sendable {
         weak var downloader: ImageDownloader?
     }
 
-    private let weakOwner = Mutex(WeakOwner())
+    private let weakOwner = Lock(WeakOwner())
 
     func attach(_ downloader: ImageDownloader) {
         weakOwner.withLock { $0.downloader = downloader }

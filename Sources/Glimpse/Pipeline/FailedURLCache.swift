@@ -14,7 +14,7 @@ final class FailedURLCache: Sendable {
     }
 
     /// Expiry time and reason by URL key.
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Lock<[String: Entry]>([:])
     /// Above this many entries an insert first drops the expired ones.
     private let purgeThreshold = 4096
 

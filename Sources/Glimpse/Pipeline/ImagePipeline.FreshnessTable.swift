@@ -13,7 +13,7 @@ extension ImagePipeline {
     /// So the table can be cleared whenever it grows too large: that costs a
     /// disk read per image, never a stale answer.
     final class FreshnessTable: Sendable {
-        private let expiries = Mutex<[String: Int64]>([:])
+        private let expiries = Lock<[String: Int64]>([:])
         private let capacity: Int
 
         init(capacity: Int = 16_384) {

@@ -21,9 +21,9 @@ import Synchronization
 public final class ImagePipeline: Sendable {
     public let configuration: Configuration
     let failedURLs: FailedURLCache
-    let table = Mutex(JobTable())
+    let table = Lock(JobTable())
     /// The decodes of originals in flight (the decode unit's table).
-    let decodes = Mutex(DecodeTable())
+    let decodes = Lock(DecodeTable())
     /// Decodes of originals started (shared ones once), for tests and diagnostics.
     let decodesStarted = Atomic<Int>(0)
     /// Decoding, processing and encoding, off the cooperative pool.

@@ -1,4 +1,5 @@
 import Synchronization
+import GlimpseCache
 
 /// One caller's load: its events as they happen, its result, a priority that
 /// can change while it runs, and cancellation.
@@ -44,14 +45,14 @@ public final class ImageTask: Sendable {
     /// One consumer; the stream finishes after ``Event/finished(_:)``.
     public let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let pipeline: ImagePipeline?
 
     init(request: ImageRequest, pipeline: ImagePipeline?) {
         self.request = request
         self.pipeline = pipeline
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(64))
-        state = Mutex(State(priority: request.priority))
+        state = Lock(State(priority: request.priority))
     }
 
     /// The load's priority; changing it reaches the queued download (and the

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import GlimpseCache
 
 /// A fixed number of threads of the pipeline's own that decode, process and
 /// encode, so that this CPU-bound work never occupies Swift's cooperative pool
@@ -73,7 +74,7 @@ final class ProcessingExecutor: Sendable {
 
     /// Shared with the threads, which keep it alive until they end.
     private final class Shared: Sendable {
-        let state = Mutex(State())
+        let state = Lock(State())
         /// One signal per wake-up of a sleeping thread.
         let wake = DispatchSemaphore(value: 0)
         let maximumHeldBytes: Int

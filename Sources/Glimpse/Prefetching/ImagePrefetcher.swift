@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import GlimpseCache
 
 /// Loads lists of URLs ahead of need, at low priority and a few at a time,
 /// so that later loads hit the cache.
@@ -68,7 +69,7 @@ public final class ImagePrefetcher: Sendable {
 
     public let pipeline: ImagePipeline
     public let configuration: Configuration
-    private let batches = Mutex<[UInt64: Task<Summary, Never>]>([:])
+    private let batches = Lock<[UInt64: Task<Summary, Never>]>([:])
     private let nextBatch = Atomic<UInt64>(0)
 
     public init(pipeline: ImagePipeline, configuration: Configuration = Configuration()) {

@@ -1,4 +1,5 @@
 import Synchronization
+import GlimpseCache
 
 /// Carries a cancellable handle (a download token, an image task) from inside
 /// a continuation to the calling task's cancellation handler, which may run
@@ -10,7 +11,7 @@ final class PendingCancellation<Handle: Sendable>: Sendable {
         var isCancelled = false
     }
 
-    private let slot = Mutex(Slot())
+    private let slot = Lock(Slot())
     private let cancelHandle: @Sendable (Handle) -> Void
 
     init(cancel: @escaping @Sendable (Handle) -> Void) {

@@ -3,10 +3,10 @@ import Synchronization
 
 /// A clock that only moves when a test says so.
 final class TestClock: Sendable {
-    private let time: Mutex<Duration>
+    private let time: Lock<Duration>
 
     init(start: Duration = .seconds(1_000_000)) {
-        time = Mutex(start)
+        time = Lock(start)
     }
 
     func advance(by duration: Duration) {

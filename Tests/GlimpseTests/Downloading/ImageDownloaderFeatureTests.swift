@@ -6,6 +6,7 @@ import Glimpse
 import LoopbackHTTPServer
 import Synchronization
 import Testing
+import GlimpseCache
 
 /// Hooks, decoding, progressive partial images and events.
 @Suite("ImageDownloader features")
@@ -112,7 +113,7 @@ struct ImageDownloaderFeatureTests {
         let harness = try DownloaderHarness.make { $0.notificationCenter = center }
         harness.server.setRoute("/a", .fixed(.ok([1])))
         harness.server.setRoute("/missing", .fixed(.status(404)))
-        let posted = Mutex<[Notification.Name]>([])
+        let posted = Lock<[Notification.Name]>([])
         let names: [Notification.Name] = [.glimpseDownloadStart, .glimpseDownloadReceiveResponse, .glimpseDownloadStop, .glimpseDownloadFinish]
         let observers = names.map { name in
             center.addObserver(forName: name, object: nil, queue: nil) { note in posted.withLock { $0.append(note.name) } }

@@ -2,6 +2,7 @@ import Foundation
 @testable import Glimpse
 import Synchronization
 import Testing
+import GlimpseCache
 
 /// Resumption against nginx's own validators and range handling.
 @Suite("ImageDownloader resumption against nginx", .serialized, .enabled(if: NginxOrigin.binary != nil))
@@ -11,9 +12,9 @@ struct ImageDownloaderNginxTests {
     /// Starts a download, cancels it once part of the body has arrived, and
     /// returns how many bytes had arrived.
     private func cutDownload(_ downloader: ImageDownloader, _ url: URL) async -> Int64 {
-        let received = Mutex<Int64>(0)
-        let done = Mutex(false)
-        let token = Mutex<ImageDownloadToken?>(nil)
+        let received = Lock<Int64>(0)
+        let done = Lock(false)
+        let token = Lock<ImageDownloadToken?>(nil)
         let handle = downloader.download(ImageDownloadRequest(url: url), progress: { count, _ in
             received.withLock { $0 = count }
             if count > 200_000 { _ = token.withLock { $0 }?.cancel() }

@@ -3,6 +3,7 @@ import Foundation
 import LoopbackHTTPServer
 import Synchronization
 import Testing
+import GlimpseCache
 
 /// Retries and resumption against a loopback origin that fails on purpose.
 @Suite("ImageDownloader retries and resumption")
@@ -128,7 +129,7 @@ struct ImageDownloaderRetryTests {
         // The first answer (503) is held until the queue is suspended, so the
         // retry cannot start before the second caller has joined.
         let release = DispatchSemaphore(value: 0)
-        let answered = Mutex(0)
+        let answered = Lock(0)
         let body = body
         harness.server.setRoute("/x", .handler { _ in
             let first = answered.withLock { count in
@@ -165,7 +166,7 @@ struct ImageDownloaderRetryTests {
         // this test waiting (20 s ran out when parallel codec tests held the cooperative pool).
         harness.server.setRoute("/slow", .resource(body, faults: [.status(503, retryAfter: "3600")]))
         harness.server.setRoute("/other", .fixed(.ok([1, 2, 3])))
-        let waiting = Mutex<Result<ImageDownloadResult, ImageDownloadError>?>(nil)
+        let waiting = Lock<Result<ImageDownloadResult, ImageDownloadError>?>(nil)
         let events = harness.downloader.events()
         let token = harness.downloader.download(ImageDownloadRequest(url: harness.url("/slow"))) { result in
             waiting.withLock { $0 = result }

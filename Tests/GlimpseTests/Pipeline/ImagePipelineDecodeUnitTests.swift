@@ -15,7 +15,7 @@ extension PipelineTests {
         /// concurrent loads overlap on it.
         final class SlowDataTier: ImageDataCaching {
             let inner = DictionaryDataTier()
-            let reads = Mutex<[String: Int]>([:])
+            let reads = Lock<[String: Int]>([:])
 
             func entry(forKey key: String) async -> ImageDataEntry? {
                 reads.withLock { $0[key, default: 0] += 1 }

@@ -1,4 +1,5 @@
 import Synchronization
+import GlimpseCache
 
 extension ImagePipeline {
     /// Progressive decoding of one job's download: body pieces arrive from the
@@ -31,7 +32,7 @@ extension ImagePipeline {
             }
         }
 
-        private let state: Mutex<State>
+        private let state: Lock<State>
         private let executor: ProcessingExecutor
         private let priority: ImageDownloadPriority
         private let processors: [any ImageTransformer]
@@ -42,7 +43,7 @@ extension ImagePipeline {
              executor: ProcessingExecutor, priority: ImageDownloadPriority,
              throttle: ImageDownloadRequest.ProgressiveThrottle = .interval(.milliseconds(100)),
              deliver: @escaping @Sendable (Image) -> Void) {
-            state = Mutex(State(decoder: ProgressiveDecodingThrottle(registry: registry, options: options,
+            state = Lock(State(decoder: ProgressiveDecodingThrottle(registry: registry, options: options,
                                                                       throttle: throttle)))
             self.executor = executor
             self.priority = priority

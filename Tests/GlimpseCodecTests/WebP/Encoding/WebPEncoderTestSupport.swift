@@ -5,6 +5,7 @@ import TestSupport
 
 /// Round trips through the WebP encoder, checked by Glimpse's decoder and by libwebp's `dwebp`.
 enum WebPEncoderTestSupport {
+    /// libwebp's `dwebp` (Debian `webp`, which `.ci/run` installs); the encoder suites skip without it.
     static let dwebp: String? = ["/usr/bin/dwebp", "/usr/local/bin/dwebp"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
@@ -35,10 +36,9 @@ enum WebPEncoderTestSupport {
         let want = expected ?? pixels.converted(to: .rgba8)
         let ours = try WebP.Decoder.decode(bytes)
         #expect(ours.pixels == want, "\(label): Glimpse decodes other pixels", sourceLocation: sourceLocation)
-        if dwebp != nil {
-            let theirs = try libwebpPixels(bytes)
-            #expect(theirs == want, "\(label): libwebp decodes other pixels (or refuses the file)", sourceLocation: sourceLocation)
-        }
+        try #require(dwebp != nil, "dwebp is needed: the suites using this are enabled only where it is installed")
+        let theirs = try libwebpPixels(bytes)
+        #expect(theirs == want, "\(label): libwebp decodes other pixels (or refuses the file)", sourceLocation: sourceLocation)
         return bytes
     }
 

@@ -5,7 +5,7 @@ import TestSupport
 
 /// The lossless encoder: every file it writes decodes, in Glimpse and in libwebp
 /// (`dwebp`), to exactly the pixels it was given.
-@Suite struct WebPLosslessEncoderTests {
+@Suite(.enabled(if: WebPEncoderTestSupport.dwebp != nil)) struct WebPLosslessEncoderTests {
     typealias T = WebPEncoderTestSupport
 
     @Test("odd sizes: 1×1, 17×13, a 16383-wide strip")

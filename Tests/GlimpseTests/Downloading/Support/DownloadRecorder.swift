@@ -2,6 +2,7 @@ import Foundation
 import Glimpse
 import Synchronization
 import Testing
+import GlimpseCache
 
 /// What one caller received, recorded from its callbacks.
 struct CallerLog: Sendable {
@@ -28,7 +29,7 @@ struct CallerLog: Sendable {
 /// Records every caller's callbacks so that tests can check "exactly once"
 /// and "nothing after completion".
 final class DownloadRecorder: Sendable {
-    private let logs = Mutex<[Int: CallerLog]>([:])
+    private let logs = Lock<[Int: CallerLog]>([:])
 
     /// Starts a download for caller `index` with recording callbacks.
     @discardableResult

@@ -5,7 +5,7 @@ import Synchronization
 
 /// A memory tier that is a dictionary (no eviction): the protocol is all the pipeline needs.
 final class DictionaryMemoryTier: ImageMemoryCaching {
-    private let images = Mutex<[String: Image]>([:])
+    private let images = Lock<[String: Image]>([:])
 
     func image(forKey key: String) -> Image? { images.withLock { $0[key] } }
     func store(_ image: Image, forKey key: String, cost: Int) { images.withLock { $0[key] = image } }
@@ -17,7 +17,7 @@ final class DictionaryMemoryTier: ImageMemoryCaching {
 
 /// A data tier that is a dictionary: where Redis or an object store would plug in.
 final class DictionaryDataTier: ImageDataCaching {
-    private let entries = Mutex<[String: ImageDataEntry]>([:])
+    private let entries = Lock<[String: ImageDataEntry]>([:])
 
     func entry(forKey key: String) async -> ImageDataEntry? { entries.withLock { $0[key] } }
     func containsEntry(forKey key: String) async -> Bool { entries.withLock { $0[key] != nil } }
@@ -40,7 +40,7 @@ final class DictionaryLoader: ImageDataLoading {
     }
 
     private let files: [String: [UInt8]]
-    let requests = Mutex<[ImageDownloadRequest]>([])
+    let requests = Lock<[ImageDownloadRequest]>([])
 
     init(files: [String: [UInt8]]) { self.files = files }
 

@@ -8,7 +8,7 @@ import Testing
 
 /// A clock the test moves by hand (for the failed-URL time-to-live).
 final class ManualClock: Sendable {
-    private let time = Mutex<Duration>(.seconds(1_000))
+    private let time = Lock<Duration>(.seconds(1_000))
 
     var cacheClock: CacheClock { CacheClock { [self] in time.withLock { $0 } } }
 
@@ -66,7 +66,7 @@ struct PipelineHarness: Sendable {
 
 /// Collects callback results for assertions.
 final class Collected<Value: Sendable>: Sendable {
-    private let storage: Mutex<[Value]> = Mutex([])
+    private let storage: Lock<[Value]> = Lock([])
     func append(_ value: Value) { storage.withLock { $0.append(value) } }
     var values: [Value] { storage.withLock { $0 } }
 }

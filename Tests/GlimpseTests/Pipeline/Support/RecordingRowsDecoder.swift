@@ -1,6 +1,7 @@
 import Foundation
 import Glimpse
 import Synchronization
+import GlimpseCache
 
 /// The rows format of ``RowsTestDecoder`` under a magic of the test's choosing,
 /// recording per magic how many decoders started and on which threads they
@@ -14,7 +15,7 @@ struct RecordingRowsDecoder: ImageDecoder {
         var finishThreads: [String] = []
     }
 
-    private static let records = Mutex<[String: Record]>([:])
+    private static let records = Lock<[String: Record]>([:])
 
     static func record(_ magic: String) -> Record { records.withLock { $0[magic] ?? Record() } }
 
