@@ -52,6 +52,7 @@ let package = Package(
                 "Glimpse",
                 "GlimpseCodec",
                 "GlimpseCache",
+                "GlimpseRedis",
                 "LoopbackHTTPServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glimpse
 import GlimpseCache
+import GlimpseRedis
 
 /// `glimpse fetch`: loads URLs through the whole pipeline (memory → disk →
 /// network → decode → transform → store).
@@ -10,7 +11,7 @@ struct FetchCommand: AsyncParsableCommand {
         commandName: "fetch",
         abstract: "Load images through the pipeline (memory, disk cache, network).",
         discussion: """
-        Prints one line per URL: 'URL: ok tier=network|disk|memory FORMAT WIDTHxHEIGHT frames=N ms=T' \
+        Prints one line per URL: 'URL: ok tier=network|shared|disk|memory FORMAT WIDTHxHEIGHT frames=N ms=T' \
         or 'URL: error <reason>'. Exit status 1 when any URL failed.
         """
     )
@@ -69,6 +70,12 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Start from the server profile: public addresses, 5 redirects, 30 s deadline, 32 MiB cap, no text bodies.")
     var serverDefaults = false
 
+    @Option(help: """
+        A Redis (or Valkey) shared by every instance, behind the disk cache: \
+        redis://[user:password@]HOST:PORT[/DB]. A hit there prints tier=shared; Redis down costs nothing but speed.
+        """)
+    var sharedCache: String?
+
     func validate() throws {
         for rule in allowHost + denyHost where AddressPolicy.Rule(parsing: rule) == nil {
             throw ValidationError("'\(rule)' is no HOST[:PORT] or ADDRESS/LENGTH")
@@ -79,6 +86,9 @@ struct FetchCommand: AsyncParsableCommand {
         guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
         if let thumbnail { _ = try PipelineSupport.thumbnail(thumbnail) }
         if cacheOnly, noCache { throw ValidationError("--cache-only and --no-cache exclude each other") }
+        if let sharedCache, RedisClient.Configuration(url: sharedCache) == nil {
+            throw ValidationError("--shared-cache must be redis://[user:password@]HOST:PORT[/DB]")
+        }
     }
 
     func run() async throws {
@@ -93,7 +103,13 @@ struct FetchCommand: AsyncParsableCommand {
         downloaderConfiguration.maximumConcurrentDownloads = concurrency
         let downloader = ImageDownloader(configuration: downloaderConfiguration)
         defer { downloader.invalidate() }
-        var configuration = ImagePipeline.Configuration(downloader: downloader, cache: ImageCache(disk: disk))
+        let shared = sharedCache.flatMap(RedisClient.Configuration.init(url:)).map { RedisDataTier(client: RedisClient(configuration: $0)) }
+        var cache = ImageCache(disk: disk)
+        if let shared {
+            let data: any ImageDataCaching = disk.map { LayeredDataTier(local: DiskDataTier($0), shared: shared) } ?? shared
+            cache = ImageCache(memory: MemoryCache(configuration: .images()), data: data)
+        }
+        var configuration = ImagePipeline.Configuration(downloader: downloader, cache: cache)
         configuration.httpCachePolicy = httpCache.policy
         let pipeline = ImagePipeline(configuration: configuration)
         var options: ImageRequest.Options = [.waitForDiskStore]
@@ -165,6 +181,11 @@ struct FetchCommand: AsyncParsableCommand {
             }
         }
         progress.clear()
+        if let shared {
+            // The loads waited for their data tier writes; Redis takes its own in the background.
+            await shared.waitForBackgroundWrites()
+            await shared.client.shutdown()
+        }
         if failures > 0 { throw ExitCode(1) }
     }
 

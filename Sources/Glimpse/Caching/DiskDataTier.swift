@@ -60,7 +60,9 @@ public final class DiskDataTier: ImageDataCaching {
 private let sourceParameter = "; glimpse-source="
 
 extension ImageDataMetadata {
-    init(_ metadata: DiskCache.Metadata) {
+    /// The pipeline's record of a disk cache record (a shared tier that stores the same
+    /// record, such as GlimpseRedis's, reads it back with this).
+    public init(_ metadata: DiskCache.Metadata) {
         var contentType = metadata.contentType
         var sourceFormat: ImageFormat?
         if let stored = contentType, let range = stored.range(of: sourceParameter) {
@@ -74,7 +76,8 @@ extension ImageDataMetadata {
 }
 
 extension DiskCache.Metadata {
-    init(_ metadata: ImageDataMetadata) {
+    /// The disk cache's record of `metadata`; its stored date is left for the writer to set.
+    public init(_ metadata: ImageDataMetadata) {
         let contentType = metadata.sourceFormat.map { (metadata.contentType ?? "") + sourceParameter + $0.rawValue }
             ?? metadata.contentType
         // The disk cache sets the stored date itself on every write.

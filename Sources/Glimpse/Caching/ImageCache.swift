@@ -19,8 +19,9 @@ public final class ImageCache: Sendable {
     /// Encoded bytes by ``ImageCacheKey/base`` (originals) or
     /// ``ImageCacheKey/memoryKey`` (processed variants); `nil` for a memory-only cache.
     public let data: (any ImageDataCaching)?
-    /// The disk cache, when the data tier is a ``DiskDataTier`` (the default).
-    public var disk: DiskCache? { (data as? DiskDataTier)?.disk }
+    /// The disk cache, when the data tier is a ``DiskDataTier`` (the default), or the local
+    /// tier of a ``LayeredDataTier`` is one.
+    public var disk: DiskCache? { (((data as? LayeredDataTier)?.local ?? data) as? DiskDataTier)?.disk }
 
     private struct Counters: Sendable {
         var dataHits = 0

@@ -5,6 +5,9 @@ public enum ImageTier: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case memory
     /// The bytes came from the data tier (the disk cache by default).
     case disk
+    /// The bytes came from a shared data tier behind the local one (Redis, through a
+    /// ``LayeredDataTier``): another process of the fleet had fetched them.
+    case shared
     /// The bytes came from the loader (the network by default).
     case network
 

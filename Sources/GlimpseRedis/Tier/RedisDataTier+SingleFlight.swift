@@ -1,3 +1,5 @@
+import Glimpse
+
 extension RedisDataTier {
     /// A fetch lock held in Redis: its key and the random token that proves it is ours.
     public struct Lock: Sendable, Equatable {
@@ -41,7 +43,7 @@ extension RedisDataTier {
 
     /// Polls for the entry while another process holds the lock: the entry when it appears,
     /// `nil` when the lock is released or expires without one, or ``Configuration/lockWait`` passes.
-    public func waitForEntry(forKey key: String) async -> Entry? {
+    public func waitForEntry(forKey key: String) async -> ImageDataEntry? {
         let clock = ContinuousClock()
         let deadline = clock.now + configuration.lockWait
         while clock.now < deadline {
@@ -57,17 +59,17 @@ extension RedisDataTier {
     /// The entry under `key`, fetched at most once across processes: a hit is returned; on a
     /// miss the process that takes the lock runs `fetch`, stores the result and releases the
     /// lock, while the others wait for the stored value (up to ``Configuration/lockWait``) and
-    /// run `fetch` themselves only if it does not come. With Redis unavailable every caller
+    /// run `fetch` themselves only if it does not come. `fetch` returns the entry for `key`. With Redis unavailable every caller
     /// fetches. Entries above the size limit are returned but not stored.
     public func entry(
-        forKey key: String, fetchingWith fetch: @Sendable () async throws -> Entry
-    ) async throws -> (entry: Entry, source: Source) {
+        forKey key: String, fetchingWith fetch: @Sendable () async throws -> ImageDataEntry
+    ) async throws -> (entry: ImageDataEntry, source: Source) {
         if let entry = await entry(forKey: key) { return (entry, .shared) }
         if let lock = await lock(forKey: key) {
             do {
                 let entry = try await fetch()
                 // Stored before the lock goes, so that waiters find it.
-                await store(entry, forKey: key)
+                await write(entry)
                 await release(lock)
                 return (entry, .fetched)
             } catch {

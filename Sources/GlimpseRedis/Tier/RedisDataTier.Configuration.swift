@@ -14,16 +14,21 @@ extension RedisDataTier {
         public var lockWait: Duration
         /// Interval between reads while waiting.
         public var lockPollInterval: Duration
+        /// Bytes the background writer may hold queued; writes beyond are dropped (they only
+        /// cost a later origin request), so a slow Redis cannot grow the process.
+        public var maximumPendingWriteBytes: Int
 
         public init(namespace: String = "glimpse:", timeToLive: Duration = .seconds(7 * 86_400),
                     entrySizeLimit: Int = 4 << 20, lockTimeToLive: Duration = .seconds(10),
-                    lockWait: Duration = .seconds(3), lockPollInterval: Duration = .milliseconds(10)) {
+                    lockWait: Duration = .seconds(3), lockPollInterval: Duration = .milliseconds(10),
+                    maximumPendingWriteBytes: Int = 64 << 20) {
             self.namespace = namespace
             self.timeToLive = timeToLive
             self.entrySizeLimit = entrySizeLimit
             self.lockTimeToLive = lockTimeToLive
             self.lockWait = lockWait
             self.lockPollInterval = lockPollInterval
+            self.maximumPendingWriteBytes = maximumPendingWriteBytes
         }
     }
 }

@@ -1,19 +1,30 @@
+import Glimpse
 import GlimpseCache
 import Synchronization
 
 /// The shared data tier: encoded bytes and metadata by key, in Redis, for every process of a
-/// fleet.
+/// fleet; an ``ImageDataCaching`` tier, usually behind the local disk in a ``LayeredDataTier``.
 ///
 /// Each entry is one Redis string (header, checksum, metadata, data), so a read is one `GET`,
 /// written with `SET … PX` so it expires after ``Configuration/timeToLive``. A value that does
 /// not decode for its key — corrupt, truncated, foreign — is a miss. Every failure of Redis
 /// (down, slow, refusing the password, breaker open) is a miss or a write left undone, never
-/// an error: the caller goes on to the origin. ``entry(forKey:fetchingWith:)`` adds single
-/// flight across processes (see `RedisDataTier+SingleFlight.swift`).
-public final class RedisDataTier: Sendable {
+/// an error: the caller goes on to the origin. ``store(_:)`` (the pipeline's writes) only
+/// queues: one background task sends the queued entries in order, pipelined, so Redis latency
+/// is never on a caller's path. ``entry(forKey:fetchingWith:)`` adds single flight across
+/// processes (see `RedisDataTier+SingleFlight.swift`).
+public final class RedisDataTier: ImageDataCaching {
     public let client: RedisClient
     public let configuration: Configuration
-    private let backgroundWrites = Mutex<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
+
+    private struct WriteQueue {
+        var entries: [ImageDataEntry] = []
+        var bytes = 0
+        /// The writer task, while one runs.
+        var writer: Task<Void, Never>?
+    }
+
+    private let writes = Mutex(WriteQueue())
 
     public init(client: RedisClient, configuration: Configuration = .init()) {
         self.client = client
@@ -25,48 +36,112 @@ public final class RedisDataTier: Sendable {
     /// The Redis key holding the fetch lock for `key`.
     public func lockKey(_ key: String) -> String { configuration.namespace + "l:" + key }
 
+    // MARK: ImageDataCaching
+
     /// The entry stored under `key`, or `nil` (absent, undecodable, or Redis unavailable).
-    public func entry(forKey key: String) async -> Entry? {
+    public func entry(forKey key: String) async -> ImageDataEntry? {
         guard let reply = try? await client.send(RESP.Command("GET", entryKey(key))) else { return nil }
         return Self.decode(reply, forKey: key)
     }
 
-    static func decode(_ reply: RESP.Value, forKey key: String) -> Entry? {
-        guard case .bulkString(let bytes) = reply.withoutAttributes else { return nil }
-        return Entry(decoding: bytes, forKey: key)
+    /// Whether Redis holds a value under `key` (`EXISTS`; `false` when Redis is unavailable).
+    public func containsEntry(forKey key: String) async -> Bool {
+        (try? await client.send(RESP.Command("EXISTS", entryKey(key)))) == .integer(1)
     }
 
-    /// Stores `entry` under `key` for ``Configuration/timeToLive``; `false` when it is larger
-    /// than ``Configuration/entrySizeLimit`` (it stays local) or Redis did not take it.
+    /// Queues `entries` for the background writer and returns at once: the pipeline never
+    /// waits for Redis. Entries beyond ``Configuration/maximumPendingWriteBytes`` queued
+    /// are dropped (a write left undone only costs a later origin request).
+    public func store(_ entries: [ImageDataEntry]) async {
+        for entry in entries { storeInBackground(entry) }
+    }
+
+    /// Removes the entry under `key` (if Redis is reachable).
+    public func removeEntry(forKey key: String) async {
+        _ = try? await client.send(RESP.Command("DEL", entryKey(key)))
+    }
+
+    /// Removes every entry and lock under ``Configuration/namespace`` (`SCAN … MATCH` then
+    /// `UNLINK`), leaving other users' keys alone.
+    public func removeAllEntries() async {
+        let pattern = Self.globEscaped(configuration.namespace) + "*"
+        var cursor = "0"
+        repeat {
+            let scan = RESP.Command("SCAN", cursor, "MATCH", pattern, "COUNT", 1000)
+            guard case .array(let reply)? = (try? await client.send(scan))?.withoutAttributes,
+                  reply.count == 2, let next = reply[0].bytes, case .array(let keys) = reply[1].withoutAttributes else { return }
+            cursor = String(decoding: next, as: UTF8.self)
+            let names = keys.compactMap(\.bytes)
+            if !names.isEmpty { _ = try? await client.send(RESP.Command(arguments: [Array("UNLINK".utf8)] + names)) }
+        } while cursor != "0"
+    }
+
+    /// Redis keeps no per-process count of the tier's entries.
+    public var entryCount: Int { 0 }
+    public var totalSize: Int { 0 }
+
+    // MARK: Direct writes
+
+    /// Stores `entry` now, for ``Configuration/timeToLive``; `false` when it is larger than
+    /// ``Configuration/entrySizeLimit`` (it stays local) or Redis did not take it.
     @discardableResult
-    public func store(_ entry: Entry, forKey key: String) async -> Bool {
-        let value = entry.encoded(forKey: key)
-        guard value.count <= configuration.entrySizeLimit else { return false }
-        let command = RESP.Command("SET", entryKey(key), value, "PX", configuration.timeToLive.redisMilliseconds)
+    public func write(_ entry: ImageDataEntry) async -> Bool {
+        guard let command = setCommand(entry) else { return false }
         guard case .simpleString = try? await client.send(command) else { return false }
         return true
     }
 
-    /// Stores `entry` off the caller's path; ``waitForBackgroundWrites()`` awaits it.
-    public func storeInBackground(_ entry: Entry, forKey key: String) {
-        backgroundWrites.withLock { state in
-            let id = state.next
-            state.next += 1
-            state.tasks[id] = Task {
-                await self.store(entry, forKey: key)
-                _ = self.backgroundWrites.withLock { $0.tasks.removeValue(forKey: id) }
-            }
+    /// Queues `entry` for the background writer, after every entry queued before it;
+    /// ``waitForBackgroundWrites()`` awaits it.
+    public func storeInBackground(_ entry: ImageDataEntry) {
+        writes.withLock { queue in
+            let size = entry.data.count + entry.key.utf8.count
+            guard queue.bytes == 0 || queue.bytes + size <= configuration.maximumPendingWriteBytes else { return }
+            queue.entries.append(entry)
+            queue.bytes += size
+            guard queue.writer == nil else { return }
+            queue.writer = Task { await self.writeQueued() }
         }
     }
 
-    /// Returns once every background write started before the call has finished.
+    /// Returns once every background write queued before the call has been sent (or failed).
     public func waitForBackgroundWrites() async {
-        let tasks = backgroundWrites.withLock { Array($0.tasks.values) }
-        for task in tasks { await task.value }
+        while let writer = writes.withLock({ $0.writer }) { await writer.value }
     }
 
-    /// Removes the entry under `key` (if Redis is reachable).
-    public func remove(forKey key: String) async {
-        _ = try? await client.send(RESP.Command("DEL", entryKey(key)))
+    /// The writer task: takes everything queued and sends it in one pipelined batch, until the
+    /// queue is empty.
+    private func writeQueued() async {
+        while true {
+            let batch = writes.withLock { queue -> [ImageDataEntry] in
+                defer { queue.entries = []; queue.bytes = 0 }
+                if queue.entries.isEmpty { queue.writer = nil }
+                return queue.entries
+            }
+            if batch.isEmpty { return }
+            let commands = batch.compactMap(setCommand)
+            if !commands.isEmpty { _ = try? await client.send(commands) }
+        }
+    }
+
+    private func setCommand(_ entry: ImageDataEntry) -> RESP.Command? {
+        let value = entry.redisValue()
+        guard value.count <= configuration.entrySizeLimit else { return nil }
+        return RESP.Command("SET", entryKey(entry.key), value, "PX", configuration.timeToLive.redisMilliseconds)
+    }
+
+    static func decode(_ reply: RESP.Value, forKey key: String) -> ImageDataEntry? {
+        guard case .bulkString(let bytes) = reply.withoutAttributes else { return nil }
+        return ImageDataEntry(redisValue: bytes, forKey: key)
+    }
+
+    /// `pattern` with Redis glob's special characters (`* ? [ ] \`) escaped.
+    private static func globEscaped(_ pattern: String) -> String {
+        var escaped = ""
+        for character in pattern {
+            if "*?[]\\".contains(character) { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
     }
 }

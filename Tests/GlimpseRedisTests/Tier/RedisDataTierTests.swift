@@ -1,3 +1,4 @@
+import Glimpse
 import GlimpseCache
 import GlimpseRedis
 import Synchronization
@@ -5,10 +6,11 @@ import Testing
 
 @Suite("Redis data tier against redis-server", .enabled(if: RedisServer.isAvailable))
 struct RedisDataTierTests {
-    static let metadata = DiskCache.Metadata(etag: "\"v1\"", contentType: "image/jpeg", originalURL: "https://example.invalid/a.jpg")
+    static let metadata = ImageDataMetadata(etag: "\"v1\"", contentType: "image/jpeg", originalURL: "https://example.invalid/a.jpg",
+                                            sourceFormat: .webp)
 
-    static func entry(_ count: Int, seed: Int = 1) -> RedisDataTier.Entry {
-        .init(data: (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ seed) }, metadata: metadata)
+    static func entry(_ count: Int, seed: Int = 1, key: String = "a") -> ImageDataEntry {
+        .init(key: key, data: (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ seed) }, metadata: metadata)
     }
 
     @Test("An entry and its metadata round-trip in one key, with the default 7-day TTL")
@@ -19,18 +21,20 @@ struct RedisDataTierTests {
         let tier = RedisDataTier(client: client)
         let entry = Self.entry(50_000)
         #expect(await tier.entry(forKey: "a") == nil)
-        #expect(await tier.store(entry, forKey: "a"))
-        #expect(await tier.entry(forKey: "a") == entry)
+        #expect(await tier.write(entry))
+        #expect(await tier.entry(forKey: "a")?.unstamped == entry)
+        #expect(await tier.entry(forKey: "a")?.tier == .shared)
+        #expect(await tier.entry(forKey: "a")?.metadata.storedDate != nil)
         guard case .integer(let milliseconds) = try await client.send(RESP.Command("PTTL", tier.entryKey("a"))) else {
             Issue.record("no TTL")
             return
         }
         #expect(milliseconds > 7 * 86_400_000 - 60_000 && milliseconds <= 7 * 86_400_000)
         #expect(try await client.send(RESP.Command("KEYS", "*")) == .array([.bulkString(Array("glimpse:e:a".utf8))]))
-        tier.storeInBackground(Self.entry(10, seed: 2), forKey: "b")
+        tier.storeInBackground(Self.entry(10, seed: 2, key: "b"))
         await tier.waitForBackgroundWrites()
-        #expect(await tier.entry(forKey: "b") == Self.entry(10, seed: 2))
-        await tier.remove(forKey: "a")
+        #expect(await tier.entry(forKey: "b")?.unstamped == Self.entry(10, seed: 2, key: "b"))
+        await tier.removeEntry(forKey: "a")
         #expect(await tier.entry(forKey: "a") == nil)
         await client.shutdown()
     }
@@ -41,8 +45,8 @@ struct RedisDataTierTests {
         defer { server.stop() }
         let client = RedisClient(configuration: server.configuration)
         let tier = RedisDataTier(client: client)
-        let entry = Self.entry(20_000)
-        #expect(await tier.store(entry, forKey: "k"))
+        let entry = Self.entry(20_000, key: "k")
+        #expect(await tier.write(entry))
         let stored = try #require(try await client.send(RESP.Command("GET", tier.entryKey("k"))).bytes)
 
         _ = try await client.send(RESP.Command("SET", tier.entryKey("garbage"), "not an entry at all"))
@@ -57,7 +61,7 @@ struct RedisDataTierTests {
         #expect(await tier.entry(forKey: "moved") == nil, "the key is in the checksum")
         _ = try await client.send(RESP.Command("RPUSH", tier.entryKey("list"), "x"))
         #expect(await tier.entry(forKey: "list") == nil, "a WRONGTYPE error is a miss")
-        #expect(await tier.entry(forKey: "k") == entry)
+        #expect(await tier.entry(forKey: "k")?.unstamped == entry)
         await client.shutdown()
     }
 
@@ -68,11 +72,11 @@ struct RedisDataTierTests {
         let client = RedisClient(configuration: server.configuration)
         let tier = RedisDataTier(client: client)
         #expect(tier.configuration.entrySizeLimit == 4 << 20)
-        #expect(await !tier.store(Self.entry(4 << 20), forKey: "big"))
+        #expect(await !tier.write(Self.entry(4 << 20, key: "big")))
         #expect(try await client.send(RESP.Command("EXISTS", tier.entryKey("big"))) == .integer(0))
-        let justUnder = Self.entry((4 << 20) - 1024)
-        #expect(await tier.store(justUnder, forKey: "under"))
-        #expect(await tier.entry(forKey: "under") == justUnder)
+        let justUnder = Self.entry((4 << 20) - 1024, key: "under")
+        #expect(await tier.write(justUnder))
+        #expect(await tier.entry(forKey: "under")?.unstamped == justUnder)
         await client.shutdown()
     }
 
@@ -85,7 +89,7 @@ struct RedisDataTierTests {
         let client = RedisClient(configuration: configuration)
         let tier = RedisDataTier(client: client)
         #expect(await tier.entry(forKey: "a") == nil)
-        #expect(await !tier.store(Self.entry(10), forKey: "a"))
+        #expect(await !tier.write(Self.entry(10, key: "a")))
         let (entry, source) = try await tier.entry(forKey: "a") { Self.entry(10) }
         #expect(entry == Self.entry(10) && source == .fetched)
         #expect(client.breakerState == .open)
@@ -102,7 +106,7 @@ struct RedisDataTierTests {
         configuration.connectTimeout = .seconds(30)
         let client = RedisClient(configuration: configuration)
         let tier = RedisDataTier(client: client)
-        #expect(await tier.store(Self.entry(100), forKey: "a"))
+        #expect(await tier.write(Self.entry(100, key: "a")))
         server.kill()
         let clock = ContinuousClock()
         let start = clock.now
@@ -121,8 +125,8 @@ struct RedisDataTierTests {
             closed = client.breakerState == .closed(failures: 0)
         }
         #expect(closed, "the background probe closes the breaker")
-        #expect(await tier.store(Self.entry(100), forKey: "a"))
-        #expect(await tier.entry(forKey: "a") == Self.entry(100))
+        #expect(await tier.write(Self.entry(100, key: "a")))
+        #expect(await tier.entry(forKey: "a")?.unstamped == Self.entry(100))
         await client.shutdown()
     }
 
@@ -144,9 +148,9 @@ struct RedisDataTierTests {
                         let (entry, source) = try await tier.entry(forKey: key) {
                             fetches.add(key)
                             try await Task.sleep(for: .milliseconds(100))  // the origin is slow
-                            return Self.entry(2_000, seed: index)
+                            return Self.entry(2_000, seed: index, key: key)
                         }
-                        #expect(entry == Self.entry(2_000, seed: index))
+                        #expect(entry.unstamped == Self.entry(2_000, seed: index, key: key))
                         sources.add(source)
                     }
                 }
@@ -171,7 +175,7 @@ struct RedisDataTierTests {
         await tier.release(RedisDataTier.Lock(key: held.key, token: "someone-else"))
         #expect(await tier.lock(forKey: "x") == nil, "another token does not release it")
         // The holder "dies": waiters give up after lockWait and fetch themselves.
-        let (_, source) = try await tier.entry(forKey: "x") { Self.entry(5) }
+        let (_, source) = try await tier.entry(forKey: "x") { Self.entry(5, key: "x") }
         #expect(source == .fetched)
         await tier.release(held)
         #expect(try await client.send(RESP.Command("EXISTS", held.key)) == .integer(0))
@@ -199,4 +203,14 @@ final class Tally<Key: Hashable & Sendable>: Sendable {
     private let state = Mutex<[Key: Int]>([:])
     func add(_ key: Key) { state.withLock { $0[key, default: 0] += 1 } }
     var counts: [Key: Int] { state.withLock { $0 } }
+}
+
+extension ImageDataEntry {
+    /// The entry as it was stored: without the stored date and tier (`.shared`) a read adds.
+    var unstamped: ImageDataEntry {
+        var entry = self
+        entry.metadata.storedDate = nil
+        entry.tier = .disk
+        return entry
+    }
 }

@@ -23,7 +23,7 @@ extension ImagePipeline {
             }) else { throw .cancelled }
             if let image = decoded {
                 storeStage(image, request, freshness: entry.metadata.freshness)
-                return DiskHit(result: ImageResult(image: image, data: entry.data, tier: .disk, url: request.url,
+                return DiskHit(result: ImageResult(image: image, data: entry.data, tier: entry.tier, url: request.url,
                                                    cacheMetadata: entry.metadata),
                                dataKey: request.key.memoryKey)
             }
@@ -40,7 +40,7 @@ extension ImagePipeline {
         }
         storeStage(processed.image, request, freshness: entry.metadata.freshness)
         await storeProcessed(processed.encoded, request, source: entry.metadata)
-        return DiskHit(result: ImageResult(image: processed.image, data: entry.data, tier: .disk, url: request.url,
+        return DiskHit(result: ImageResult(image: processed.image, data: entry.data, tier: entry.tier, url: request.url,
                                            cacheMetadata: entry.metadata),
                        dataKey: request.key.base)
     }

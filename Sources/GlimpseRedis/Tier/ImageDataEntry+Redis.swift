@@ -1,29 +1,20 @@
+import Foundation
+import Glimpse
 import GlimpseCache
 
-extension RedisDataTier {
-    /// One cached response: encoded bytes and their HTTP metadata, stored together in one
-    /// Redis string so a read is one `GET`.
-    public struct Entry: Sendable, Equatable {
-        public var data: [UInt8]
-        public var metadata: DiskCache.Metadata
-
-        public init(data: [UInt8], metadata: DiskCache.Metadata = .init()) {
-            self.data = data
-            self.metadata = metadata
-        }
-    }
-}
-
-extension RedisDataTier.Entry {
+extension ImageDataEntry {
     /// `GLR1`, then metadata length and data length (UInt32 LE), then a ``Checksum64`` (UInt64
     /// LE) chained over the key, those twelve header bytes, the metadata and the data; then
-    /// the metadata record (``DiskCache/Metadata/encoded()``) and the data. The key in the
-    /// checksum makes a value copied under another key a miss, like a torn or foreign one.
+    /// the metadata record (the disk cache's, ``DiskCache/Metadata/encoded()``, stamped with
+    /// the time of the write) and the data. The key in the checksum makes a value copied under
+    /// another key a miss, like a torn or foreign one.
     static let magic: [UInt8] = Array("GLR1".utf8)
     static let headerLength = 20
 
-    func encoded(forKey key: String) -> [UInt8] {
-        let metadataBytes = metadata.encoded()
+    func redisValue() -> [UInt8] {
+        var record = DiskCache.Metadata(metadata)
+        record.storedDate = Date()
+        let metadataBytes = record.encoded()
         var bytes = Self.magic
         bytes.reserveCapacity(Self.headerLength + metadataBytes.count + data.count)
         bytes.appendLittleEndian(UInt32(truncatingIfNeeded: metadataBytes.count))
@@ -36,7 +27,7 @@ extension RedisDataTier.Entry {
 
     /// The entry in `bytes`, or `nil` when they are not one written for `key` (wrong magic,
     /// lengths that do not add up, a checksum that does not match, a malformed record).
-    init?(decoding bytes: [UInt8], forKey key: String) {
+    init?(redisValue bytes: [UInt8], forKey key: String) {
         guard bytes.count >= Self.headerLength, bytes.starts(with: Self.magic) else { return nil }
         let metadataCount = Int(Self.uint32(bytes, at: 4)), dataCount = Int(Self.uint32(bytes, at: 8))
         guard bytes.count - Self.headerLength == metadataCount + dataCount else { return nil }
@@ -46,7 +37,7 @@ extension RedisDataTier.Entry {
         for index in 0..<8 { stored |= UInt64(bytes[12 + index]) << (index * 8) }
         guard Self.checksum(key: key, header: Array(bytes[0..<12]), metadata: metadataBytes, data: data) == stored,
               let metadata = metadataBytes.withUnsafeBytes({ DiskCache.Metadata(decoding: $0) }) else { return nil }
-        self.init(data: data, metadata: metadata)
+        self.init(key: key, data: data, metadata: ImageDataMetadata(metadata), tier: .shared)
     }
 
     private static func checksum(key: String, header: [UInt8], metadata: [UInt8], data: [UInt8]) -> UInt64 {
