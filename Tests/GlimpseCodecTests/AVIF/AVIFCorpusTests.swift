@@ -52,7 +52,11 @@ import TestSupport
         }
         let info = try #require(decoder.info)
         let coded = try #require(decoder.codedImage)
-        guard let reference else { return }
+        guard let reference else {
+            // Parsed and checked above; the comparison with libavif needs avifdec, and in debug
+            // builds a file under the size limit (release builds compare every file).
+            try Test.cancel("\(url.lastPathComponent): parsed, not compared with avifdec here")
+        }
         let name = url.lastPathComponent
         #expect(info.width == reference.width && info.height == reference.height,
                 "\(name): \(info.width)x\(info.height), avifdec \(reference.width)x\(reference.height)")
