@@ -4,7 +4,9 @@
 # 1. Builds the `glimpse` CLI and the codec-only `glimpse-codec-smoke` in release with
 #    --static-swift-stdlib (scratch path .build-static, so the debug build in .build is untouched).
 # 2. Codec-only stays lean: `ldd glimpse-codec-smoke` may list only libc, libm, libz, libstdc++,
-#    libgcc_s and the loader, and its stripped size must stay within the budget (8 MB).
+#    libgcc_s and the loader, and its stripped size must stay within the budget (8.5 MB:
+#    8 MB until the WebP encoder, ICC colour management and the AVIF container joined the
+#    standard registries, which brought the program from 7.71 to 8.36 MB).
 # 3. Builds an empty root holding only the stripped executables, exactly the shared libraries
 #    `ldd` lists (and the loader), the CA certificates file, and a few fixture images; mounts
 #    /proc in it as a container runtime does (the static Swift runtime reads its arguments
@@ -16,13 +18,13 @@
 # docs/Dockerfile.example ships the same file set on debian:bookworm-slim; this script also checks
 # that the packages its runtime stage installs provide every library ldd lists.
 #
-# Environment: SCRATCH (default .build-static), CODEC_ONLY_BUDGET bytes (default 8000000),
+# Environment: SCRATCH (default .build-static), CODEC_ONLY_BUDGET bytes (default 8500000),
 # KEEP_ROOT=1 leaves the root directory behind (unmounted) for inspection.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scratch=${SCRATCH:-.build-static}
-budget=${CODEC_ONLY_BUDGET:-8000000}
+budget=${CODEC_ONLY_BUDGET:-8500000}
 started=$SECONDS
 
 step() { printf '== %s (%ds)\n' "$*" "$((SECONDS - started))"; }
