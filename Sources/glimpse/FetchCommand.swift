@@ -67,7 +67,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Seconds one attempt may take in all (default 30).")
     var transferTimeout: Double?
 
-    @Flag(help: "Start from the server profile: public addresses, 5 redirects, 30 s deadline, 32 MiB cap, no text bodies.")
+    @Flag(help: "Start from the server profile: public addresses, 5 redirects, 30 s deadline, 32 MiB cap, no text bodies, decoding limits of 50 MP, 256 MiB and 1,000 frames.")
     var serverDefaults = false
 
     @Option(help: """
@@ -111,6 +111,7 @@ struct FetchCommand: AsyncParsableCommand {
         }
         var configuration = ImagePipeline.Configuration(downloader: downloader, cache: cache)
         configuration.httpCachePolicy = httpCache.policy
+        if serverDefaults { configuration.decodingLimits = .server }
         let pipeline = ImagePipeline(configuration: configuration)
         var options: ImageRequest.Options = [.waitForDiskStore]
         if retryFailed { options.insert(.retryFailed) }

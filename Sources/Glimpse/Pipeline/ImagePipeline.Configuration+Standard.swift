@@ -12,6 +12,29 @@ extension ImagePipeline.Configuration {
     /// or a folder that cannot be created or written) the cache is memory-only
     /// and ``memoryOnlyReason`` says why; nothing traps.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
+        standard(environment: environment, downloader: ImageDownloader())
+    }
+
+    /// ``standard(environment:)`` for servers that load URLs their users supply
+    /// (imgproxy's and imagor's defaults):
+    /// - the downloader's ``ImageDownloader/Configuration/server`` profile: public
+    ///   addresses only on every hop, 5 redirects, a 30 s deadline and a minimum
+    ///   rate, responses of at most 32 MiB, bodies that are plainly not images
+    ///   refused from the response head;
+    /// - ``decodingLimits`` of 50 megapixels per frame, 256 MiB per image (the
+    ///   decoded pixels and the decoder's working memory) and 1,000 frames, so one
+    ///   hostile file cannot take a server's memory (imgproxy allows 16.8 MP,
+    ///   thumbor 75 MP);
+    /// - the bound on bytes held by queued and running decodes
+    ///   (``maximumProcessingBytes``, 64 MB) as in every configuration.
+    public static func server(environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
+        var configuration = standard(environment: environment,
+                                     downloader: ImageDownloader(configuration: .server))
+        configuration.decodingLimits = .server
+        return configuration
+    }
+
+    private static func standard(environment: [String: String], downloader: ImageDownloader) -> Self {
         let memory = MemoryCache<String, Image>(configuration: .images())
         let disk: DiskCache?
         let reason: String?
@@ -21,7 +44,7 @@ extension ImagePipeline.Configuration {
         case .failure(let failure):
             (disk, reason) = (nil, failure.reason)
         }
-        var configuration = Self(downloader: ImageDownloader(), cache: ImageCache(memory: memory, disk: disk))
+        var configuration = Self(downloader: downloader, cache: ImageCache(memory: memory, disk: disk))
         configuration.memoryOnlyReason = reason
         return configuration
     }

@@ -57,6 +57,13 @@ extension ImagePipeline {
         /// (64 MB): past it, loads wait before they start a download, so a burst of
         /// requests cannot pile up downloaded bodies faster than they are decoded.
         public var maximumProcessingBytes: Int = 64 << 20
+        /// Bounds on each image the pipeline decodes, checked from its header before
+        /// any pixel memory is allocated (``DecodingLimits``: 128 Mi pixels, 1 GiB and
+        /// 10,000 frames by default; ``server(environment:)`` lowers them to 50 MP,
+        /// 256 MiB and 1,000 frames). An image past them fails with
+        /// ``ImageLoadError/decoding(_:)`` carrying
+        /// ``ImageDecodingError/limitExceeded(_:)``, a permanent error.
+        public var decodingLimits = DecodingLimits()
         /// The largest `file` URL the pipeline reads (256 MB): larger files fail with
         /// ``ImageDownloadError/tooLarge`` before they are read.
         public var maximumFileSize: Int = 256 << 20
@@ -105,6 +112,14 @@ extension ImagePipeline {
 
         /// The loader when it is an ``ImageDownloader`` (the default).
         public var downloader: ImageDownloader? { dataLoader as? ImageDownloader }
+
+        /// The decoding options of one load: the request's own switches under the
+        /// pipeline's ``decodingLimits``.
+        func decodingOptions(for request: ImageRequest) -> DecodingOptions {
+            var options = request.decodingOptions
+            options.limits = decodingLimits
+            return options
+        }
 
         /// One thread per core (at a lower priority: see ``processingNiceness``), at least one.
         public static var defaultProcessingWidth: Int {

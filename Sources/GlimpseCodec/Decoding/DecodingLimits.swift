@@ -39,6 +39,14 @@ public struct DecodingLimits: Sendable, Hashable {
         self.maxScans = maxScans
     }
 
+    /// Limits for a server decoding images its users supply: 50 megapixels per
+    /// frame, 256 MiB per image (decoded pixels and working memory together) and
+    /// 1,000 frames; the width, height and scan limits stay at their defaults.
+    /// imgproxy allows 16.8 MP by default and thumbor 75 MP.
+    public static var server: DecodingLimits {
+        DecodingLimits(maxPixelsPerFrame: 50_000_000, maxFrames: 1_000, maxTotalBytes: 256 << 20)
+    }
+
     /// Checks one frame's dimensions. Call it as soon as the header is parsed.
     public func checkDimensions(width: Int, height: Int) throws(ImageDecodingError) {
         guard width <= maxWidth else { throw .limitExceeded(.width) }

@@ -37,7 +37,7 @@ extension ImagePipeline {
         var feed: ProgressiveFeed?
         if request.options.contains(.progressive) {
             let progressive = ProgressiveFeed(
-                registry: configuration.decoderRegistry, options: request.request.decodingOptions,
+                registry: configuration.decoderRegistry, options: configuration.decodingOptions(for: request.request),
                 processors: request.request.processors, executor: executor, priority: priority,
                 deliver: { [self] image in reportPartialImage(key, job: job, image: image) })
             handlers.data = { piece in progressive.append(piece) }

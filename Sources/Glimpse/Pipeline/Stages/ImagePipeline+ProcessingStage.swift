@@ -26,7 +26,8 @@ extension ImagePipeline {
         if let decoded {
             image = decoded
         } else {
-            let plan = DecodePlan.make(for: bytes, request, registry: configuration.decoderRegistry,
+            let plan = DecodePlan.make(for: bytes, request, options: configuration.decodingOptions(for: request.request),
+                                       registry: configuration.decoderRegistry,
                                        hasDownloadedImageHook: configuration.hooks.transformDownloadedImage != nil)
             image = try await decodeOriginal(bytes, plan: plan, request, priority: jobPriority(request))
             if plan.consumesFirstProcessor { processors.removeFirst() }
@@ -65,7 +66,8 @@ extension ImagePipeline {
     /// processors (they already ran); it reports its original's format. `nil` when
     /// the bytes no longer decode.
     func decodeStoredVariant(_ entry: ImageDataEntry, _ request: LoadRequest) -> Image? {
-        guard var image = try? configuration.decoderRegistry.decode(entry.data, options: request.request.decodingOptions) else {
+        let options = configuration.decodingOptions(for: request.request)
+        guard var image = try? configuration.decoderRegistry.decode(entry.data, options: options) else {
             return nil
         }
         if let source = entry.metadata.sourceFormat { image.format = source }

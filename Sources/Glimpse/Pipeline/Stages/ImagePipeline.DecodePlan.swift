@@ -34,9 +34,8 @@ extension ImagePipeline {
         /// The plan for `bytes` of `request`: reduced when the format and the first
         /// processor allow it and nothing must see the full-size image (the
         /// downloaded-image hook, a pixel budget).
-        static func make(for bytes: [UInt8], _ request: LoadRequest, registry: DecoderRegistry,
-                         hasDownloadedImageHook: Bool) -> DecodePlan {
-            let options = request.request.decodingOptions
+        static func make(for bytes: [UInt8], _ request: LoadRequest, options: DecodingOptions,
+                         registry: DecoderRegistry, hasDownloadedImageHook: Bool) -> DecodePlan {
             let full = DecodePlan(method: .full(maximumPixelBytes: request.request.maximumPixelBytes), options: options)
             guard request.request.maximumPixelBytes == nil, !hasDownloadedImageHook,
                   let resize = request.request.processors.first as? ImageTransformers.Resize,
