@@ -71,3 +71,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `GLIMPSE_PACKAGE_SUBSET=concurrency` keeps only what the concurrent suites (GlimpseTests,
+// GlimpseCacheTests) build from: .ci/run's ThreadSanitizer step builds the package a second
+// time, and without the CLI, the Redis tier (swift-nio) and the codec tests that build takes
+// half as long. Users never set it; the package is whole without it.
+if Context.environment["GLIMPSE_PACKAGE_SUBSET"] == "concurrency" {
+    let kept: Set<String> = [
+        "CZlib", "GlimpseCodec", "GlimpseCache", "Glimpse", "LoopbackHTTPServer", "glimpse-cache-stress",
+        "TestSupport", "GlimpseCacheTests", "GlimpseTests",
+    ]
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { !["GlimpseCodec", "GlimpseCache", "Glimpse"].contains($0.name) }
+    package.dependencies.removeAll()
+}
