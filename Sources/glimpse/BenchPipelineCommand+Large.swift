@@ -81,6 +81,35 @@ extension BenchPipelineCommand {
         return ours.p99
     }
 
+    /// `pipeline,peak-rss-200-large`: the peak resident memory (MB) while `count` 256 px
+    /// thumbnail loads of the large images (each a URL of its own) run at once through a
+    /// memory-only pipeline with the server profile's decoding limits; `nil` without a
+    /// resettable high-water mark (``PeakResidentMemory``).
+    ///
+    /// The bound that holds it: downloads run `maximumConcurrentDownloads` at a time
+    /// (6), a body waits for room under `maximumProcessingBytes` (64 MB of encoded bytes
+    /// queued or decoding), and each executor thread decodes one reduced image at a time.
+    func peakResidentMemory(loads count: Int, _ files: [FixtureServer.File], server: FixtureServer,
+                            downloader: ImageDownloader) async -> (peak: Double, before: Double)? {
+        var configuration = pipelineConfiguration(
+            downloader: downloader, cache: ImageCache(memory: MemoryCache(configuration: .images(costLimit: 16 << 20)), disk: nil))
+        configuration.decodingLimits = .server
+        let pipeline = ImagePipeline(configuration: configuration)
+        let processors: [any ImageTransformer] = [ImageTransformers.Resize(width: 256, height: 256, allowsUpscaling: false)]
+        guard PeakResidentMemory.reset(), let before = PeakResidentMemory.bytes() else { return nil }
+        let loaded = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<count {
+                let url = server.url(files[index % files.count], copy: 2_000_000 + index)
+                group.addTask { (try? await pipeline.load(ImageRequest(url: url, processors: processors))) != nil }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        guard let peak = PeakResidentMemory.bytes() else { return nil }
+        Terminal.standardError(String(format: "peak resident memory: %.1f MB while %d thumbnail loads of the %d large images ran at once (%d loaded); %.1f MB resident before",
+                                      Double(peak) / 1e6, count, files.count, loaded, Double(before) / 1e6))
+        return (Double(peak) / 1e6, Double(before) / 1e6)
+    }
+
     /// `pipeline,processed-disk-hit`: thumbnails/s after a restart with the processed images on
     /// disk, against decoding each original from disk and resizing it again
     /// (`pipeline,original-disk-hit-resized`).

@@ -16,7 +16,8 @@ struct BenchPipelineCommand: AsyncParsableCommand {
         direct (images/s downloading and decoding the same files with the downloader and the decoder registry \
         only). cold and direct alternate for ROUNDS rounds each; medians. Their ratio goes to standard error. \
         With the large bench images (--bench): latency-under-load (p99 ms of a 10 ms sleeper's wake-up delay while \
-        they load), processed-disk-hit (256 px thumbnails/s from the data tier after a restart) and \
+        they load), peak-rss-200-large (peak resident MB while 200 thumbnail loads of them run at once, with the \
+        server profile's decoding limits), processed-disk-hit (256 px thumbnails/s from the data tier after a restart) and \
         original-disk-hit-resized (the same thumbnails decoded again from the originals on disk).
         """
     )
@@ -141,6 +142,9 @@ struct BenchPipelineCommand: AsyncParsableCommand {
                 defer { largeServer.server.shutdown() }
                 let latency = await latencyUnderLoad(large, server: largeServer, downloader: downloader)
                 print("pipeline,latency-under-load,\(String(format: "%.2f", latency)),ms")
+                if let memory = await peakResidentMemory(loads: 200, large, server: largeServer, downloader: downloader) {
+                    print("pipeline,peak-rss-200-large,\(String(format: "%.1f", memory.peak)),MB")
+                }
                 let hits = try await processedDiskHits(large, server: largeServer, downloader: downloader,
                                                        scratch: scratch.appendingPathComponent("processed-disk-hit"))
                 print("pipeline,processed-disk-hit,\(String(format: "%.1f", hits.processed)),images/s")
