@@ -55,6 +55,19 @@ struct BenchPipelineCommand: AsyncParsableCommand {
     @Option(help: "Rounds of thumbnail loads from disk, per contender.")
     var diskHitRounds: Int = 5
 
+    @Option(help: "Only these figures (repeatable): memory-hit, cold (cold and direct), latency-under-load, peak-rss-200-large, processed-disk-hit (and original-disk-hit-resized). Default: all.")
+    var only: [Figure] = []
+
+    @Option(help: "Loads at once for peak-rss-N-large.")
+    var peakLoads: Int = 200
+
+    enum Figure: String, ExpressibleByArgument, CaseIterable {
+        case memoryHit = "memory-hit", cold, latencyUnderLoad = "latency-under-load"
+        case peakRSS = "peak-rss-200-large", processedDiskHit = "processed-disk-hit"
+    }
+
+    func measures(_ figure: Figure) -> Bool { only.isEmpty || only.contains(figure) }
+
     @Option(help: "Threads of the pipelines' executors (default: ImagePipeline.Configuration.defaultProcessingWidth, one per core).")
     var processingWidth: Int?
 
@@ -90,14 +103,50 @@ struct BenchPipelineCommand: AsyncParsableCommand {
         let downloader = ImageDownloader()
         defer { downloader.invalidate() }
 
-        let memoryRate = try await memoryHits(fixtureServer, downloader: downloader)
-        print("pipeline,memory-hit,\(Int(memoryRate)),loads/s")
+        if measures(.memoryHit) {
+            let memoryRate = try await memoryHits(fixtureServer, downloader: downloader)
+            print("pipeline,memory-hit,\(Int(memoryRate)),loads/s")
+        }
 
         // Every round's empty disk cache stays until the end: deleting files between rounds
         // makes ext4 search recently freed inodes on each create, which is not the pipeline's cost.
         let scratch = (self.scratch.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FileManager.default.temporaryDirectory)
             .appendingPathComponent("glimpse-bench-pipeline-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
+        if measures(.cold) {
+            try await coldAndDirect(files, fixtureServer: fixtureServer, downloader: downloader, scratch: scratch)
+        }
+        guard measures(.latencyUnderLoad) || measures(.peakRSS) || measures(.processedDiskHit) else { return }
+        if let benchDirectory = bench.map({ URL(fileURLWithPath: $0, isDirectory: true) }) ?? Self.locateBench(fixtures: directory) {
+            let large = Self.largeImages(in: benchDirectory)
+            if large.isEmpty {
+                Terminal.standardError("\(benchDirectory.path): no large images; skipping latency-under-load and processed-disk-hit")
+            } else {
+                let largeServer = try FixtureServer(files: large)
+                defer { largeServer.server.shutdown() }
+                if measures(.latencyUnderLoad) {
+                    let latency = await latencyUnderLoad(large, server: largeServer, downloader: downloader)
+                    print("pipeline,latency-under-load,\(String(format: "%.2f", latency)),ms")
+                }
+                if measures(.peakRSS),
+                   let memory = await peakResidentMemory(loads: max(1, peakLoads), large, server: largeServer, downloader: downloader) {
+                    print("pipeline,peak-rss-\(max(1, peakLoads))-large,\(String(format: "%.1f", memory.peak)),MB")
+                }
+                if measures(.processedDiskHit) {
+                    let hits = try await processedDiskHits(large, server: largeServer, downloader: downloader,
+                                                           scratch: scratch.appendingPathComponent("processed-disk-hit"))
+                    print("pipeline,processed-disk-hit,\(String(format: "%.1f", hits.processed)),images/s")
+                    print("pipeline,original-disk-hit-resized,\(String(format: "%.1f", hits.original)),images/s")
+                }
+            }
+        } else {
+            Terminal.standardError("no ../shared/bench (pass --bench DIR); skipping latency-under-load and processed-disk-hit")
+        }
+    }
+
+    /// `pipeline,cold` and `pipeline,direct`, alternating rounds.
+    private func coldAndDirect(_ files: [FixtureServer.File], fixtureServer: FixtureServer,
+                               downloader: ImageDownloader, scratch: URL) async throws {
         if !memoryOnly { Terminal.standardError("cold rounds' disk caches under \(scratch.path)") }
         var copy = 0
         func batch() -> [(URL, [UInt8])] {
@@ -133,26 +182,6 @@ struct BenchPipelineCommand: AsyncParsableCommand {
         let paired = zip(coldRates, directRates).map { $0 / $1 }
         let ratios = paired.map { String(format: "%.2f", $0) }
         Terminal.standardError("cold/direct = \(String(format: "%.3f", coldMedian / directMedian)) (target >= 0.9); median of the per-round ratios \(String(format: "%.3f", Self.median(paired))); per round: \(ratios.joined(separator: " "))")
-        if let benchDirectory = bench.map({ URL(fileURLWithPath: $0, isDirectory: true) }) ?? Self.locateBench(fixtures: directory) {
-            let large = Self.largeImages(in: benchDirectory)
-            if large.isEmpty {
-                Terminal.standardError("\(benchDirectory.path): no large images; skipping latency-under-load and processed-disk-hit")
-            } else {
-                let largeServer = try FixtureServer(files: large)
-                defer { largeServer.server.shutdown() }
-                let latency = await latencyUnderLoad(large, server: largeServer, downloader: downloader)
-                print("pipeline,latency-under-load,\(String(format: "%.2f", latency)),ms")
-                if let memory = await peakResidentMemory(loads: 200, large, server: largeServer, downloader: downloader) {
-                    print("pipeline,peak-rss-200-large,\(String(format: "%.1f", memory.peak)),MB")
-                }
-                let hits = try await processedDiskHits(large, server: largeServer, downloader: downloader,
-                                                       scratch: scratch.appendingPathComponent("processed-disk-hit"))
-                print("pipeline,processed-disk-hit,\(String(format: "%.1f", hits.processed)),images/s")
-                print("pipeline,original-disk-hit-resized,\(String(format: "%.1f", hits.original)),images/s")
-            }
-        } else {
-            Terminal.standardError("no ../shared/bench (pass --bench DIR); skipping latency-under-load and processed-disk-hit")
-        }
         if !memoryOnly {
             let undrained = Self.median(undrainedRates)
             Terminal.standardError(String(format: "cold includes waiting for its background disk writes; without that wait: %.1f images/s (%.3f of direct)",

@@ -17,10 +17,11 @@ import GlimpseCache
 /// job arrives and some thread sleeps. A job is released (with the bytes it
 /// captured) as soon as a thread takes it.
 ///
-/// Jobs may declare the bytes they hold (`holding:`); ``waitForCapacity()``
-/// suspends its caller while queued and running jobs hold more than
-/// `maximumHeldBytes`, which is how the pipeline stops downloading more bytes
-/// than it can decode (back-pressure).
+/// Jobs may declare the bytes they hold (`holding:`), and callers about to bring
+/// bytes (a download) reserve room first (``reserve(_:)``): a reservation waits, in
+/// order of arrival, while jobs and other reservations hold `maximumHeldBytes` or
+/// more, which is how the pipeline stops downloading more bytes than it can decode
+/// (back-pressure).
 final class ProcessingExecutor: Sendable {
     typealias Job = @Sendable () -> Void
 
@@ -59,10 +60,22 @@ final class ProcessingExecutor: Sendable {
         var queues: [FIFO] = Array(repeating: FIFO(), count: ImageDownloadPriority.allCases.count)
         var sleeping = 0
         var isStopped = false
-        /// Bytes declared by jobs queued or running.
+        /// Bytes declared by jobs queued or running, and by reservations.
         var heldBytes = 0
-        /// Callers of `waitForCapacity()` waiting for `heldBytes` to fall below the bound.
-        var capacityWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Callers of `reserve(_:)` waiting, first come first served, for `heldBytes` to
+        /// fall below the bound; each adds its bytes when it is let through.
+        var capacityWaiters: [(bytes: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// Lets waiters through, in order, while there is room; returns them to resume.
+        mutating func admitWaiters(under bound: Int) -> [CheckedContinuation<Void, Never>] {
+            var admitted = 0
+            while admitted < capacityWaiters.count, heldBytes < bound || isStopped {
+                heldBytes += capacityWaiters[admitted].bytes
+                admitted += 1
+            }
+            defer { capacityWaiters.removeFirst(admitted) }
+            return capacityWaiters.prefix(admitted).map(\.continuation)
+        }
 
         mutating func next() -> Job? {
             for level in queues.indices.reversed() where !queues[level].isEmpty {
@@ -83,14 +96,12 @@ final class ProcessingExecutor: Sendable {
             self.maximumHeldBytes = maximumHeldBytes
         }
 
-        /// A job that held `bytes` has run: wakes capacity waiters once there is room.
+        /// A job or reservation that held `bytes` is done: lets waiters through while there is room.
         func release(_ bytes: Int) {
             guard bytes > 0 else { return }
-            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            let waiters = state.withLock { state in
                 state.heldBytes -= bytes
-                guard state.heldBytes < maximumHeldBytes else { return [] }
-                defer { state.capacityWaiters = [] }
-                return state.capacityWaiters
+                return state.admitWaiters(under: maximumHeldBytes)
             }
             for waiter in waiters { waiter.resume() }
         }
@@ -104,13 +115,13 @@ final class ProcessingExecutor: Sendable {
     private let shared: Shared
     /// How many threads run jobs.
     let width: Int
-    /// The bound ``waitForCapacity()`` keeps the declared bytes of queued and running jobs under.
+    /// The bound ``reserve(_:)`` keeps the declared bytes of jobs and reservations under.
     var maximumHeldBytes: Int { shared.maximumHeldBytes }
 
     /// - Parameters:
     ///   - width: threads (at least one).
     ///   - niceness: how far below normal the threads run (setpriority(2); 0 for normal).
-    ///   - maximumHeldBytes: see ``waitForCapacity()``.
+    ///   - maximumHeldBytes: see ``reserve(_:)``.
     ///   - name: the threads' name prefix, as `top -H`, `perf` and debuggers show
     ///     it (Linux keeps 15 bytes of a thread name, index included).
     init(width: Int, niceness: Int32 = 0, maximumHeldBytes: Int = .max, name: String = "glimpse.decode") {
@@ -163,11 +174,8 @@ final class ProcessingExecutor: Sendable {
     deinit {
         let (sleepers, waiters) = shared.state.withLock { state -> (Int, [CheckedContinuation<Void, Never>]) in
             state.isStopped = true
-            defer {
-                state.sleeping = 0
-                state.capacityWaiters = []
-            }
-            return (state.sleeping, state.capacityWaiters)
+            defer { state.sleeping = 0 }
+            return (state.sleeping, state.admitWaiters(under: shared.maximumHeldBytes))
         }
         // Each sleeping thread wakes, finds the queue empty and stopped, and ends; running
         // ones see the flag after their job.
@@ -214,23 +222,39 @@ final class ProcessingExecutor: Sendable {
         }
     }
 
-    /// Returns at once while queued and running jobs hold less than `maximumHeldBytes`, else
-    /// once they do again. Not a reservation: it bounds what callers start (downloads), and
-    /// the bytes in flight meanwhile may pass the bound by what they bring.
-    func waitForCapacity() async {
+    /// Reserves room for `bytes` the caller is about to bring (a download's body, as an
+    /// estimate): returns at once when jobs and reservations hold less than
+    /// `maximumHeldBytes` and nobody waits before it, else once earlier waiters have been
+    /// let through and there is room again. The caller gives the bytes back with
+    /// ``release(_:)`` when they are handed to a job or dropped. A reservation that
+    /// would pass the bound is let through when there is any room, so one large body
+    /// never waits for ever; what is held then exceeds the bound by at most that body.
+    func reserve(_ bytes: Int) async {
+        let held = max(0, bytes)
         let shared = self.shared
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let waits = shared.state.withLock { state -> Bool in
-                guard state.heldBytes >= shared.maximumHeldBytes, !state.isStopped else { return false }
-                state.capacityWaiters.append(continuation)
-                return true
+            let admitted = shared.state.withLock { state -> Bool in
+                if state.capacityWaiters.isEmpty, state.heldBytes < shared.maximumHeldBytes || state.isStopped {
+                    state.heldBytes += held
+                    return true
+                }
+                state.capacityWaiters.append((held, continuation))
+                return false
             }
-            if !waits { continuation.resume() }
+            if admitted { continuation.resume() }
         }
     }
 
-    /// Bytes declared by jobs queued or running now.
+    /// Gives back bytes of a ``reserve(_:)``, letting waiters through while there is room.
+    func release(_ bytes: Int) {
+        shared.release(max(0, bytes))
+    }
+
+    /// Bytes declared by jobs queued or running, and reserved, now.
     var heldBytes: Int { shared.state.withLock { $0.heldBytes } }
+
+    /// Callers of ``reserve(_:)`` waiting for room (for tests).
+    var waitingCount: Int { shared.state.withLock { $0.capacityWaiters.count } }
 
     /// Jobs queued and not yet taken by a thread.
     var queuedCount: Int { shared.state.withLock { $0.queues.reduce(0) { $0 + $1.count } } }

@@ -54,12 +54,13 @@ extension PipelineTests {
             let executor = ProcessingExecutor(width: 1, maximumHeldBytes: 100)
             let gate = DispatchSemaphore(value: 0)
             executor.enqueue(priority: .normal, holding: 60) { gate.wait() }
-            await executor.waitForCapacity()  // 60 of 100: room left
+            await executor.reserve(10)  // 60 of 100: room left
+            executor.release(10)
             executor.enqueue(priority: .low, holding: 60) {}
             #expect(executor.heldBytes == 120)
             let passed = Flag()
             let waiter = Task {
-                await executor.waitForCapacity()
+                await executor.reserve(5)
                 passed.set()
             }
             try await Task.sleep(for: .milliseconds(50))
@@ -67,7 +68,37 @@ extension PipelineTests {
             #expect(!passedEarly, "over the bound: the caller waits")
             gate.signal()
             await waiter.value
-            #expect(await eventually { executor.heldBytes == 0 })
+            #expect(await eventually { executor.heldBytes == 5 }, "the jobs have run; the reservation still holds its bytes")
+            executor.release(5)
+            #expect(executor.heldBytes == 0)
+        }
+
+        /// Many callers waiting at once are let through a few at a time, as their
+        /// reservations fill the bound, not all together when it first has room.
+        @Test func reservationsAreLetThroughInOrderWhileThereIsRoom() async throws {
+            let executor = ProcessingExecutor(width: 1, maximumHeldBytes: 100)
+            await executor.reserve(100)  // full
+            let admitted = Admitted()
+            let waiters = (0..<10).map { index in
+                Task {
+                    await executor.reserve(40)
+                    admitted.indices.withLock { $0.append(index) }
+                }
+            }
+            #expect(await eventually { executor.waitingCount == 10 })
+            executor.release(100)  // 0 held: lets through 40, 80, then 120 ≥ 100 stops
+            #expect(await eventually { admitted.indices.withLock { $0.count } == 3 })
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(admitted.indices.withLock { $0.count } == 3, "the bound stops the rest")
+            #expect(executor.heldBytes == 120)
+            executor.release(120)  // the next three
+            #expect(await eventually { admitted.indices.withLock { $0.count } == 6 })
+            executor.release(120)
+            #expect(await eventually { admitted.indices.withLock { $0.count } == 9 })
+            executor.release(120)  // the last
+            for waiter in waiters { await waiter.value }
+            #expect(Set(admitted.indices.withLock { $0 }) == Set(0..<10))
+            #expect(executor.heldBytes == 40 && executor.waitingCount == 0)
         }
 
         @Test func threadsRunAtALowerPriority() async throws {
@@ -80,4 +111,9 @@ extension PipelineTests {
             #expect(ImagePipeline.Configuration.defaultProcessingWidth == ProcessInfo.processInfo.activeProcessorCount)
         }
     }
+}
+
+/// Which waiters a reservation test let through.
+private final class Admitted: Sendable {
+    let indices = Mutex<[Int]>([])
 }

@@ -43,8 +43,14 @@ extension ImagePipeline {
             handlers.data = { piece in progressive.append(piece) }
             feed = progressive
         }
-        // Back-pressure: no new body while decode jobs hold the executor's bound of bytes.
-        await executor.waitForCapacity()
+        // Back-pressure: no new body while decode jobs and downloads under way hold the
+        // executor's bound of bytes. A download holds a sixteenth of the bound until its body
+        // is handed on (the decode job then declares the body's own size), so however many
+        // loads start at once, at most sixteen download while nothing decodes and none
+        // while the decodes queued fill the bound.
+        let reservation = max(1, executor.maximumHeldBytes / 16)
+        await executor.reserve(reservation)
+        defer { executor.release(reservation) }
         if Task.isCancelled {
             feed?.close()
             throw .cancelled
