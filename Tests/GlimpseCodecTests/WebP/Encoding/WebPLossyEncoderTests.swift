@@ -41,12 +41,12 @@ import TestSupport
         return crop
     }()
 
-    @Test("our decoder reconstructs exactly the encoder's reconstruction (sizes, qualities, methods, partitions)",
-          arguments: [(1, 1, 75, 4, 1), (17, 13, 75, 4, 1), (40, 23, 5, 4, 2), (33, 35, 95, 4, 4), (48, 16, 50, 0, 8),
-                      (21, 37, 30, 6, 1)])
-    func reconstruction(width: Int, height: Int, quality: Int, method: Int, partitions: Int) throws {
+    @Test("our decoder reconstructs exactly the encoder's reconstruction (sizes, qualities, methods, partitions, segments)",
+          arguments: [(1, 1, 75, 4, 1, true), (17, 13, 75, 4, 1, false), (40, 23, 5, 4, 2, true), (33, 35, 95, 4, 4, true),
+                      (48, 16, 50, 0, 8, false), (21, 37, 30, 6, 1, true)])
+    func reconstruction(width: Int, height: Int, quality: Int, method: Int, partitions: Int, segments: Bool) throws {
         let pixels = T.photoLike(width: width, height: height, seed: UInt64(width * height))
-        let settings = WebP.LossyEncoder.Settings(quality: quality, method: method, partitions: partitions)
+        let settings = WebP.LossyEncoder.Settings(quality: quality, method: method, partitions: partitions, segments: segments)
         let (payload, reconstruction) = try WebP.LossyEncoder.encode(rgba: pixels.bytes, width: width, height: height,
                                                                      settings: settings)
         let decoded = try Self.decodePayload(payload, width: width, height: height)

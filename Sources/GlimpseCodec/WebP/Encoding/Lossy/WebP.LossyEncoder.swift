@@ -22,6 +22,8 @@ extension WebP {
             var method = 4
             /// Token partitions: 1, 2, 4 or 8.
             var partitions = 1
+            /// Four segments with adaptive quantisation (``LossySegmentation``), else one quantiser.
+            var segments = true
         }
 
         enum Failure: Error, Sendable, Hashable {
@@ -34,8 +36,10 @@ extension WebP {
             throws(Failure) -> (bitstream: [UInt8], reconstruction: LossyReconstruction) {
             let planes = LossyPlanes(rgba: rgba, width: width, height: height)
             let index = LossyQuantizer.index(quality: settings.quality)
-            let quantizers = LossyQuantizer.set(index: index)
-            let coder = LossyMacroblockEncoder(planes: planes, quantizers: quantizers)
+            let segmentation = settings.segments ? LossySegmentation(planes: planes, quality: settings.quality) : nil
+            let segmentIndices = segmentation?.indices ?? [index]
+            let segmentQuantizers = segmentIndices.map { LossyQuantizer.set(index: $0) }
+            let coder = LossyMacroblockEncoder(planes: planes, quantizers: segmentQuantizers[0])
             coder.tries4x4 = settings.method >= 2
             let columns = coder.columns, rows = coder.rows
             var infos = [LossyMacroblockInfo](repeating: LossyMacroblockInfo(), count: columns * rows)
@@ -48,9 +52,12 @@ extension WebP {
                         coder.beginRow()
                         for mbX in 0..<columns {
                             let index = mbY * columns + mbX
+                            let segment = Int(segmentation?.segments[index] ?? 0)
+                            coder.use(segmentQuantizers[segment])
                             let blockLasts = lastBase + index * LossyBlocks.perMacroblock
                             var info = coder.encode(mbX, mbY, levels: levelBase + index * LossyBlocks.levelsPerMacroblock,
                                                     lasts: blockLasts)
+                            info.segment = UInt8(segment)
                             let first: Int8 = info.is4x4 ? 0 : 1
                             info.hasNoCoefficients = (0..<16).allSatisfy { blockLasts[$0] < first }
                                 && (16..<25).allSatisfy { blockLasts[$0] < 0 }
@@ -64,20 +71,22 @@ extension WebP {
             let skipProbability = skippable > 0
                 ? min(max((infos.count - skippable) * 256 / infos.count, 1), 255) : nil
             let probabilities = frame.adaptedProbabilities(usesSkip: skipProbability != nil)
-            let filterLevel = LossyQuantizer.filterLevel(index: index)
+            let filterLevels = segmentation?.filterLevels ?? [LossyQuantizer.filterLevel(index: index)]
+            // The frame's level only switches the filter on or off when segments give their own (§9.6).
+            let filterLevel = filterLevels.max() ?? 0
 
             // First partition: frame header (RFC 6386 §19.2), then the macroblock headers (§19.3).
             var header = LossyBoolEncoder(capacity: 64 + infos.count * 4)
             header.putFlag(false)  // colour space 0
             header.putFlag(false)  // clamping required
-            header.putFlag(false)  // no segmentation
+            if let segmentation { segmentation.writeHeader(into: &header) } else { header.putFlag(false) }
             header.putFlag(false)  // normal loop filter
             header.putLiteral(filterLevel, 6)
             header.putLiteral(0, 3)  // sharpness
             header.putFlag(false)  // no loop-filter deltas
             let partitionCount = [1, 2, 4, 8].contains(settings.partitions) ? settings.partitions : 1
             header.putLiteral(partitionCount.trailingZeroBitCount, 2)
-            header.putLiteral(index, 7)
+            header.putLiteral(segmentIndices[0], 7)  // ignored by decoders when the segments' values are absolute
             for _ in 0..<5 { header.putFlag(false) }  // no quantiser deltas
             header.putFlag(false)  // refresh_entropy_probs: irrelevant for one key frame
             let defaults = LossyTables.defaultCoefficientProbabilities, updates = LossyTables.coefficientUpdateProbabilities
@@ -96,7 +105,7 @@ extension WebP {
                     for mbY in 0..<rows {
                         leftBase.update(repeating: UInt8(LossyPrediction.dc), count: 4)
                         for mbX in 0..<columns {
-                            LossyModeCoder.write(infos[mbY * columns + mbX], into: &header, segmentProbabilities: nil,
+                            LossyModeCoder.write(infos[mbY * columns + mbX], into: &header, segmentProbabilities: segmentation?.treeProbabilities,
                                                  skipProbability: skipProbability, above: aboveBase + 4 * mbX, left: leftBase)
                         }
                     }
@@ -124,8 +133,8 @@ extension WebP {
                                                      y: Array(UnsafeBufferPointer(start: coder.reconY, count: planes.y.count)),
                                                      u: Array(UnsafeBufferPointer(start: coder.reconU, count: planes.u.count)),
                                                      v: Array(UnsafeBufferPointer(start: coder.reconV, count: planes.v.count)),
-                                                     filterLevel: filterLevel,
-                                                     filtersInnerEdges: frame.innerEdgeFlags(y2Quantizer: quantizers.y2))
+                                                     filterLevels: infos.map { filterLevel > 0 ? filterLevels[Int($0.segment)] : 0 },
+                                                     filtersInnerEdges: frame.innerEdgeFlags(y2Quantizers: segmentQuantizers.map(\.y2)))
             return (payload, reconstruction)
         }
     }

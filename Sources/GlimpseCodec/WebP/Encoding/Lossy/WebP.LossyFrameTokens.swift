@@ -105,7 +105,7 @@ extension WebP {
         /// Whether the decoder filters each macroblock's inner edges: 4×4-predicted, or
         /// with a non-zero coefficient after dequantisation (libwebp counts a 16×16
         /// block's DC only once the Y2 inverse transform has produced it).
-        func innerEdgeFlags(y2Quantizer: LossyQuantizer) -> [Bool] {
+        func innerEdgeFlags(y2Quantizers: [LossyQuantizer]) -> [Bool] {
             var dequantized = [Int16](repeating: 0, count: 16)
             var dcs = [Int16](repeating: 0, count: 256)
             return infos.indices.map { index in
@@ -116,6 +116,7 @@ extension WebP {
                 if (16..<24).contains(where: { lasts[base + $0] >= 0 }) { return true }
                 guard lasts[base + LossyBlocks.y2] >= 0 else { return false }
                 let y2 = index * LossyBlocks.levelsPerMacroblock + LossyBlocks.y2 * 16
+                let y2Quantizer = y2Quantizers[Int(info.segment)]
                 for n in 0..<16 {
                     let step = n == 0 ? y2Quantizer.dc : y2Quantizer.ac
                     dequantized[LossyTables.zigzag[n]] = Int16(truncatingIfNeeded: Int32(levels[y2 + n]) * step)

@@ -134,6 +134,13 @@ extension WebP {
         /// itself once it removes a few bits' worth of squared error.
         static func lambda(_ step: Int32) -> Int64 { max(1, Int64(step) * Int64(step) / 36) }
 
+        /// Switches to another segment's quantisers (and their λ).
+        func use(_ quantizers: (y1: LossyQuantizer, y2: LossyQuantizer, uv: LossyQuantizer)) {
+            self.quantizers = quantizers
+            lambda = Self.lambda(quantizers.y1.ac)
+            chromaLambda = Self.lambda(quantizers.uv.ac)
+        }
+
         /// Resets the left contexts at the start of a macroblock row.
         func beginRow() {
             for i in 0..<9 { leftNonZero[i] = 0 }

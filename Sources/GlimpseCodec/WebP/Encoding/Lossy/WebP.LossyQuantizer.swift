@@ -71,10 +71,15 @@ extension WebP {
         /// quality maps linearly to a compression factor c (steeper above 75), and
         /// the index is 127·(1 − c^(1/3)), as libwebp's `VP8SetSegmentParams` does without segments.
         static func index(quality: Int) -> Int {
+            let c = compression(quality: quality)
+            return min(max(Int(127 * (1 - c)), 0), 127)
+        }
+
+        /// cwebp's compression factor for `quality`, before the cube root's complement makes it an index.
+        static func compression(quality: Int) -> Double {
             let q = Double(min(max(quality, 0), 100)) / 100
             let linear = q < 0.75 ? q * 2 / 3 : 2 * q - 1
-            let c = linear > 0 ? ScalarMath.power(linear, 1.0 / 3) : 0
-            return min(max(Int(127 * (1 - c)), 0), 127)
+            return linear > 0 ? ScalarMath.power(linear, 1.0 / 3) : 0
         }
 
         /// The loop-filter level for a quantiser: about 0.45 of the AC step, the strength at

@@ -11,7 +11,8 @@ extension WebP {
         var y: [UInt8]
         var u: [UInt8]
         var v: [UInt8]
-        let filterLevel: Int
+        /// Per macroblock: the loop-filter level (its segment's), 0 for none.
+        let filterLevels: [Int]
         /// Per macroblock: whether the inner edges are filtered.
         let filtersInnerEdges: [Bool]
 
@@ -24,7 +25,7 @@ extension WebP {
                 u.withUnsafeMutableBufferPointer { uBuffer in
                     v.withUnsafeMutableBufferPointer { vBuffer in
                         guard let yBase = yBuffer.baseAddress, let uBase = uBuffer.baseAddress,
-                              let vBase = vBuffer.baseAddress, filterLevel > 0 else { return }
+                              let vBase = vBuffer.baseAddress else { return }
                         filter(yBase, uBase, vBase, lumaStride: lumaStride, chromaStride: chromaStride, rows: rows)
                     }
                 }
@@ -66,15 +67,17 @@ extension WebP {
         }
 
         /// The normal loop filter over every macroblock in raster order (RFC 6386 §15.3,
-        /// the decoder's `filterRow`), sharpness 0 and one level for the frame.
+        /// the decoder's `filterRow`), sharpness 0, each macroblock at its own level.
         private func filter(_ yPlane: UnsafeMutablePointer<UInt8>, _ uPlane: UnsafeMutablePointer<UInt8>,
                             _ vPlane: UnsafeMutablePointer<UInt8>, lumaStride ys: Int, chromaStride cs: Int, rows: Int) {
             typealias F = LossyEdgeFilter
-            let interior = Int32(max(filterLevel, 1))
-            let limit = Int32(2 * filterLevel) + interior
-            let hev: Int32 = filterLevel >= 40 ? 2 : filterLevel >= 15 ? 1 : 0
             for mbY in 0..<rows {
                 for mbX in 0..<columns {
+                    let level = filterLevels[mbY * columns + mbX]
+                    guard level > 0 else { continue }
+                    let interior = Int32(level)
+                    let limit = Int32(2 * level) + interior
+                    let hev: Int32 = level >= 40 ? 2 : level >= 15 ? 1 : 0
                     let y = yPlane + (mbY * 16 * ys + mbX * 16)
                     let u = uPlane + (mbY * 8 * cs + mbX * 8), v = vPlane + (mbY * 8 * cs + mbX * 8)
                     let inner = filtersInnerEdges[mbY * columns + mbX]
