@@ -28,8 +28,9 @@ extension WebP {
             /// Lossy output uses it for the `ALPH` chunk's compression.
             public var effort: Int
             /// Lossy method, 0 (fastest) … 6 (smallest), as `cwebp -m`; default 4.
-            /// Methods 0 and 1 predict luma in 16×16 blocks only; 2 and above also try
-            /// the ten 4×4 modes of every sub-block (RFC 6386 §12.3).
+            /// Methods 0 and 1 predict luma in 16×16 blocks only; 2, 3 and 4 also try the
+            /// 3, 4 and 5 most promising of the ten 4×4 modes of every sub-block
+            /// (RFC 6386 §12.3), 5 and 6 all ten.
             public var method: Int
             /// Keep the colour of fully transparent pixels (`cwebp -exact`). When
             /// `false` it is zeroed before encoding, which is smaller and invisible.

@@ -18,7 +18,8 @@ extension WebP {
         struct Settings: Sendable, Hashable {
             /// cwebp's quality, 0…100.
             var quality = 75
-            /// 0…6, as `cwebp -m`: below 2 only 16×16 luma prediction is tried.
+            /// 0…6, as `cwebp -m`: 0–1 predict luma 16×16 only; 2, 3 and 4 also try the best
+            /// 3, 4 and 5 of the ten 4×4 modes by prediction error; 5–6 test all ten fully.
             var method = 4
             /// Token partitions: 1, 2, 4 or 8.
             var partitions = 1
@@ -40,7 +41,7 @@ extension WebP {
             let segmentIndices = segmentation?.indices ?? [index]
             let segmentQuantizers = segmentIndices.map { LossyQuantizer.set(index: $0) }
             let coder = LossyMacroblockEncoder(planes: planes, quantizers: segmentQuantizers[0])
-            coder.tries4x4 = settings.method >= 2
+            coder.subblockCandidates = [0, 0, 3, 4, 5, 10, 10][min(max(settings.method, 0), 6)]
             let columns = coder.columns, rows = coder.rows
             var infos = [LossyMacroblockInfo](repeating: LossyMacroblockInfo(), count: columns * rows)
             var levels = [Int16](repeating: 0, count: columns * rows * LossyBlocks.levelsPerMacroblock)

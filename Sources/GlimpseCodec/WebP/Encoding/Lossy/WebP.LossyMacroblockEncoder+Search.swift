@@ -192,7 +192,23 @@ extension WebP.LossyMacroblockEncoder {
             let context = Int(aboveNonZero[column] &+ leftNonZero[row])
             let modeContext: Int = (Int(aboveModes[column]) &* 10 &+ Int(leftModes[row])) &* 10
             var best = (mode: 0, score: Int64.max, last: -1)
+            // Below ten candidates, the modes whose prediction alone scores best (SSE of the
+            // prediction plus λ · mode cost) are the only ones transformed and quantised.
+            let candidates = subblockCandidates
+            if candidates < 10 {
+                for mode in 0..<10 {
+                    P.predict4x4(dst, mode: mode)
+                    screen[mode] = 256 &* Self.sse(block, dst, width: 4, height: 4)
+                        &+ lambda &* Int64(subblockModeCost[modeContext &+ mode])
+                }
+                for _ in 0..<(10 &- candidates) {
+                    var worst = 0
+                    for mode in 1..<10 where screen[mode] > screen[worst] { worst = mode }
+                    screen[worst] = -1
+                }
+            }
             for mode in 0..<10 {
+                if candidates < 10, screen[mode] < 0 { continue }
                 P.predict4x4(dst, mode: mode)
                 WebP.LossyForwardTransform.dct(source: block, sourceStride: s, prediction: dst, predictionStride: s,
                                                into: coefficients)

@@ -52,8 +52,11 @@ extension WebP {
         /// λ of luma and chroma decisions, in SSE per bit.
         var lambda: Int64
         var chromaLambda: Int64
-        /// Whether 4×4 prediction is tried (the fastest methods keep to 16×16).
-        var tries4x4 = true
+        /// How many of the ten 4×4 modes of a sub-block go through the full
+        /// rate–distortion test, the best by prediction error alone (0: 16×16 only).
+        var subblockCandidates = 10
+        /// Prediction-only scores of the ten 4×4 modes of the current sub-block.
+        let screen: UnsafeMutablePointer<Int64>
         /// Mode costs in 1/256 bit: sub-block modes by above and left mode, 16×16 and chroma modes.
         let subblockModeCost: [Int32]
         let lumaModeCost: [Int32]
@@ -85,6 +88,7 @@ extension WebP {
             bestLevels = zeroed(LossyBlocks.levelsPerMacroblock, 0)
             bestLasts = zeroed(LossyBlocks.perMacroblock, -1)
             bestPixels = zeroed(16 * 16 + 2 * 64, 0)
+            screen = zeroed(10, 0)
             topNonZero = zeroed(9 * columns, 0)
             topModes = zeroed(4 * columns, UInt8(P.dc))
             probabilities = zeroed(LossyTokenizer.probabilityCount, 128)
@@ -123,6 +127,7 @@ extension WebP {
                 pointer.deallocate()
             }
             coefficients.deallocate()
+            screen.deallocate()
             dequantized.deallocate()
             trialLevels.deallocate()
             trialLasts.deallocate()
@@ -158,7 +163,7 @@ extension WebP {
             // 16×16 first: its result waits in the best buffers while 4×4 is tried in the work area.
             let (mode16, score16) = searchLuma16(mbX, mbY)
             var is4x4 = false
-            if tries4x4, let score4 = searchLuma4x4(mbX, budget: score16, levels: levels, lasts: lasts, info: &info),
+            if subblockCandidates > 0, let score4 = searchLuma4x4(mbX, budget: score16, levels: levels, lasts: lasts, info: &info),
                score4 < score16 {
                 is4x4 = true
             }
