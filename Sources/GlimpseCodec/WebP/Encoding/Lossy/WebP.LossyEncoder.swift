@@ -88,7 +88,10 @@ extension WebP {
             let partitionCount = [1, 2, 4, 8].contains(settings.partitions) ? settings.partitions : 1
             header.putLiteral(partitionCount.trailingZeroBitCount, 2)
             header.putLiteral(segmentIndices[0], 7)  // ignored by decoders when the segments' values are absolute
-            for _ in 0..<5 { header.putFlag(false) }  // no quantiser deltas
+            for _ in 0..<3 { header.putFlag(false) }  // no Y1 DC, Y2 DC or Y2 AC delta
+            header.putFlag(true)
+            header.putSignedLiteral(LossyQuantizer.chromaDCDelta, 4)
+            header.putFlag(false)  // no chroma AC delta
             header.putFlag(false)  // refresh_entropy_probs: irrelevant for one key frame
             let defaults = LossyTables.defaultCoefficientProbabilities, updates = LossyTables.coefficientUpdateProbabilities
             for i in 0..<LossyTokenizer.probabilityCount {

@@ -29,13 +29,17 @@ extension WebP {
 
         /// The three quantisers of quantiser index `q` (0…127), with the decoder's scaling:
         /// Y2 DC ×2, Y2 AC ×155/100 (at least 8), chroma DC at most 132.
-        static func set(index q: Int, uvDelta: Int = 0) -> (y1: LossyQuantizer, y2: LossyQuantizer, uv: LossyQuantizer) {
+        /// Chroma DC is quantised two indices finer than the rest (written as the frame's
+        /// `uv_dc_delta`, §9.6): flat colour errors are what the eye notices in chroma.
+        static let chromaDCDelta = -2
+
+        static func set(index q: Int) -> (y1: LossyQuantizer, y2: LossyQuantizer, uv: LossyQuantizer) {
             func dc(_ i: Int, max: Int = 127) -> Int32 { Int32(LossyTables.dcQuantizer[min(Swift.max(i, 0), max)]) }
             func ac(_ i: Int) -> Int32 { Int32(LossyTables.acQuantizer[min(Swift.max(i, 0), 127)]) }
             let y2ac = Swift.max((ac(q) &* 101_581) >> 16, 8)
             return (LossyQuantizer(dc: dc(q), ac: ac(q), dcRounding: 0.375, acRounding: 0.40),
                     LossyQuantizer(dc: dc(q) * 2, ac: y2ac, dcRounding: 0.375, acRounding: 0.40),
-                    LossyQuantizer(dc: dc(q + uvDelta, max: 117), ac: ac(q + uvDelta), dcRounding: 0.42, acRounding: 0.44))
+                    LossyQuantizer(dc: dc(q + chromaDCDelta, max: 117), ac: ac(q), dcRounding: 0.42, acRounding: 0.44))
         }
 
         /// Quantises `coefficients` (raster order) from scan position `first`: levels in
