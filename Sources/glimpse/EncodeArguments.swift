@@ -33,7 +33,7 @@ enum MetadataArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
 
 /// The JPEG settings shared by `encode` and `bench-encode`.
 struct JPEGEncodingArguments: ParsableArguments {
-    @Option(help: "JPEG quality, 1-100 (libjpeg's scaling of the Annex K tables).")
+    @Option(help: "JPEG quality, 1-100 (libjpeg's scaling of the Annex K tables); also lossy WebP's, as cwebp -q.")
     var quality: Int = 75
 
     @Option(help: "Chroma subsampling: 444, 422, 420 or gray (default 420; gray for grey images).")
@@ -81,20 +81,25 @@ struct JPEGEncodingArguments: ParsableArguments {
 
 /// The WebP settings of `encode`.
 struct WebPEncodingArguments: ParsableArguments {
-    @Flag(help: "Lossless WebP (VP8L); the only kind written so far, so also the default.")
+    @Flag(help: "Lossless WebP (VP8L) instead of lossy (VP8 at --quality, as cwebp -lossless).")
     var lossless = false
 
-    @Option(help: "WebP effort, 0 (fastest) - 9 (smallest), as cwebp -z.")
+    @Option(help: "WebP lossless effort, 0 (fastest) - 9 (smallest), as cwebp -z (lossy: the alpha's).")
     var effort: Int = 6
+
+    @Option(help: "WebP lossy method, 0 (fastest) - 6 (smallest), as cwebp -m.")
+    var method: Int = 4
 
     @Flag(help: "WebP: zero the colour of fully transparent pixels (smaller; cwebp without -exact).")
     var dropTransparentColor = false
 
     func validate() throws {
         guard (0...9).contains(effort) else { throw ValidationError("--effort must be in 0...9") }
+        guard (0...6).contains(method) else { throw ValidationError("--method must be in 0...6") }
     }
 
-    func options(metadata: WebP.Encoder.Metadata) -> WebP.Encoder.Options {
-        WebP.Encoder.Options(lossless: true, effort: effort, exact: !dropTransparentColor, metadata: metadata)
+    func options(quality: Int, metadata: WebP.Encoder.Metadata) -> WebP.Encoder.Options {
+        WebP.Encoder.Options(lossless: lossless, effort: effort, method: method, exact: !dropTransparentColor,
+                             quality: quality, metadata: metadata)
     }
 }

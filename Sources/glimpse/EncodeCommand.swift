@@ -10,7 +10,8 @@ struct EncodeCommand: ParsableCommand {
         discussion: """
         JPEG output takes the first frame; its bytes equal libjpeg-turbo's (cjpeg) for the same pixels \
         and settings. Transparent pixels are flattened over white unless --ignore-alpha is given. \
-        WebP output is lossless (VP8L; lossy is not written yet) and keeps every frame of an animation.
+        WebP output is lossy (VP8 at --quality, alpha kept exactly) unless --lossless is given; an \
+        animation keeps every frame, written losslessly.
         """
     )
 
@@ -43,7 +44,7 @@ struct EncodeCommand: ParsableCommand {
         if format == .jpeg {
             encoding.jpeg = jpeg.options(for: image.pixels, metadata: JPEG.Encoder.options(from: encoding).metadata)
         }
-        if format == .webp { encoding.webp = webp.options(metadata: WebP.Encoder.options(from: encoding).metadata) }
+        if format == .webp { encoding.webp = webp.options(quality: jpeg.quality, metadata: WebP.Encoder.options(from: encoding).metadata) }
         if format == .png, image.isAnimated {
             // A PNG output of an animation keeps every frame (APNG).
             try write(image, as: .apng, options: encoding)

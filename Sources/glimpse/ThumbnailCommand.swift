@@ -12,7 +12,7 @@ struct ThumbnailCommand: ParsableCommand {
         JPEGs are decoded at a reduced size (DCT scaling 1/2, 1/4 or 1/8, never below the target), turned \
         upright by their EXIF orientation, resized with Lanczos-3 to fit inside N×N (never enlarged) and \
         written as JPEG (quality 80, 4:2:0), or PNG when the source has transparency, unless --format or the \
-        extension of -o OUT (.jpg, .png, .webp) says otherwise; WebP is lossless. One line per file: \
+        extension of -o OUT (.jpg, .png, .webp) says otherwise; WebP is lossy at --quality. One line per file: \
         "IN: ok WxH -> OUT (BYTES bytes, T ms)" or "IN: error …"; the exit status is 1 when any file failed.
         """
     )
@@ -59,7 +59,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "The box the thumbnail fits inside, in pixels.")
     var size: Int
 
-    @Option(help: "JPEG quality, 1-100.")
+    @Option(help: "JPEG and WebP quality, 1-100.")
     var quality: Int = 80
 
     @Option(help: "Output format (default: the extension of -o OUT, else JPEG, or PNG for sources with transparency).")

@@ -1,8 +1,8 @@
 extension WebP.Encoder: ImageEncoder {
     public static var format: ImageFormat { .webp }
 
-    /// The per-format override, or lossless at the default effort with the
-    /// metadata the policy keeps (as the JPEG encoder maps it).
+    /// The per-format override, or lossy at the options' quality (75 by default,
+    /// as `cwebp`) with the metadata the policy keeps (as the JPEG encoder maps it).
     public static func options(from options: EncodingOptions) -> Options {
         if let webp = options.webp { return webp }
         let metadata: Metadata
@@ -18,7 +18,6 @@ extension WebP.Encoder: ImageEncoder {
 extension WebP.Encoder.EncodingError: ImageEncodingFailure {
     public var imageEncodingError: ImageEncodingError {
         switch self {
-        case .lossyNotSupported: .invalidOptions("lossy WebP encoding is not yet supported; use lossless")
         case .invalidImage(let reason): .invalidImage(reason)
         case .unsupportedSize(let width, let height): .unsupportedSize(width: width, height: height)
         case .invalidOptions(let reason): .invalidOptions(reason)

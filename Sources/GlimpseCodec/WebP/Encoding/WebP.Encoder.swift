@@ -1,11 +1,14 @@
 extension WebP {
-    /// Writes WebP files: lossless (VP8L, RFC 9649 §3–§5) stills and animations.
+    /// Writes WebP files: lossy (VP8, RFC 6386) or lossless (VP8L, RFC 9649 §3–§5)
+    /// stills, and lossless animations.
     ///
-    /// Every pixel decodes back exactly, alpha included; RGBA16 input is written
-    /// by its high byte. An image of several frames becomes an animation
-    /// (`ANMF` frames holding only the rectangle that changed from the frame
-    /// before). Lossy (VP8) output is not written yet: asking for it fails with
-    /// ``EncodingError/lossyNotSupported``.
+    /// Lossy is the default, at quality 75, as `cwebp`'s: one VP8 key frame, and
+    /// for an image with any pixel not fully opaque an `ALPH` chunk holding the
+    /// alpha exactly (lossless-compressed, RFC 9649 §2.7.1.4). Lossless output
+    /// decodes back to exactly the input pixels, alpha included. RGBA16 input is
+    /// written by its high byte. An image of several frames becomes a lossless
+    /// animation (`ANMF` frames holding only the rectangle that changed from the
+    /// frame before) whatever ``Options/lossless`` says: lossy frames are not written yet.
     public struct Encoder: Sendable {
         /// Which metadata chunks are written (RFC 9649 §2.7.1.5).
         public struct Metadata: OptionSet, Sendable, Hashable {
@@ -19,22 +22,29 @@ extension WebP {
         }
 
         public struct Options: Sendable, Hashable {
-            /// Lossless (VP8L). `false` asks for lossy VP8, which fails for now with
-            /// ``EncodingError/lossyNotSupported``; until it lands the default is lossless.
+            /// Lossless (VP8L) rather than lossy (VP8); default `false`, as `cwebp`.
             public var lossless: Bool
-            /// 0 (fastest) … 9 (smallest), as `cwebp -z`; default 6.
+            /// Lossless effort, 0 (fastest) … 9 (smallest), as `cwebp -z`; default 6.
+            /// Lossy output uses it for the `ALPH` chunk's compression.
             public var effort: Int
+            /// Lossy method, 0 (fastest) … 6 (smallest), as `cwebp -m`; default 4.
+            /// Methods 0 and 1 predict luma in 16×16 blocks only; 2, 3 and 4 also try the
+            /// 3, 4 and 5 most promising of the ten 4×4 modes of every sub-block
+            /// (RFC 6386 §12.3), 5 and 6 all ten.
+            public var method: Int
             /// Keep the colour of fully transparent pixels (`cwebp -exact`). When
             /// `false` it is zeroed before encoding, which is smaller and invisible.
             public var exact: Bool
-            /// Quality of lossy output, 0…100 (unused while only lossless is written).
+            /// Quality of lossy output, 0 (smallest) … 100 (best), mapped to the VP8
+            /// quantiser as `cwebp -q` maps it; default 75.
             public var quality: Int
             public var metadata: Metadata
 
-            public init(lossless: Bool = true, effort: Int = 6, exact: Bool = true, quality: Int = 75,
+            public init(lossless: Bool = false, effort: Int = 6, method: Int = 4, exact: Bool = true, quality: Int = 75,
                         metadata: Metadata = [.iccProfile]) {
                 self.lossless = lossless
                 self.effort = effort
+                self.method = method
                 self.exact = exact
                 self.quality = quality
                 self.metadata = metadata
@@ -43,13 +53,12 @@ extension WebP {
 
         /// Why an image cannot be written as asked.
         public enum EncodingError: Error, Sendable, Hashable {
-            /// Lossy (VP8) encoding is not yet supported; encode losslessly.
-            case lossyNotSupported
             /// No pixels, or frames of different sizes.
             case invalidImage(String)
-            /// Wider or taller than the 16 384 pixels a VP8L header can state.
+            /// Wider or taller than a VP8L header (16 384) or a VP8 frame header (16 383) can state,
+            /// or, lossy, so many macroblocks that their modes outgrow the first partition (RFC 6386 §9.1).
             case unsupportedSize(width: Int, height: Int)
-            /// Effort outside 0…9 or quality outside 0…100.
+            /// Effort outside 0…9, method outside 0…6 or quality outside 0…100.
             case invalidOptions(String)
         }
 
@@ -66,6 +75,7 @@ extension WebP {
             let container = container(for: image.metadata)
             if image.frames.count == 1 {
                 let pixels = first.pixels.converted(to: .rgba8)
+                if !options.lossless { return try encodeLossy(pixels, container: container) }
                 let bitstream = LosslessEncoder.encode(rgba: pixels.bytes, width: pixels.width, height: pixels.height,
                                                        effort: options.effort, exact: options.exact)
                 return container.still(bitstream, width: pixels.width, height: pixels.height,
@@ -80,13 +90,31 @@ extension WebP {
         }
 
         func check(width: Int, height: Int) throws(EncodingError) {
-            guard options.lossless else { throw .lossyNotSupported }
             guard (0...9).contains(options.effort) else { throw .invalidOptions("effort \(options.effort) outside 0...9") }
+            guard (0...6).contains(options.method) else { throw .invalidOptions("method \(options.method) outside 0...6") }
             guard (0...100).contains(options.quality) else { throw .invalidOptions("quality \(options.quality) outside 0...100") }
             guard width > 0, height > 0 else { throw .invalidImage("empty image") }
             guard width <= LosslessEncoder.maxDimension, height <= LosslessEncoder.maxDimension else {
                 throw .unsupportedSize(width: width, height: height)
             }
+        }
+
+        /// A lossy still: `VP8 `, after `ALPH` when any pixel is not opaque.
+        private func encodeLossy(_ pixels: PixelBuffer, container: ContainerWriter) throws(EncodingError) -> [UInt8] {
+            let (width, height) = (pixels.width, pixels.height)
+            guard width <= LossyEncoder.maxDimension, height <= LossyEncoder.maxDimension else {
+                throw .unsupportedSize(width: width, height: height)
+            }
+            let settings = LossyEncoder.Settings(quality: options.quality, method: options.method)
+            let bitstream: [UInt8]
+            do {
+                bitstream = try LossyEncoder.encode(rgba: pixels.bytes, width: width, height: height, settings: settings).bitstream
+            } catch {
+                throw .unsupportedSize(width: width, height: height)
+            }
+            let alpha = Self.hasAlpha(pixels.bytes)
+                ? AlphaEncoder.encode(rgba: pixels.bytes, width: width, height: height, effort: options.effort) : nil
+            return container.lossyStill(bitstream, alpha: alpha, width: width, height: height)
         }
 
         private func container(for metadata: ImageMetadata) -> ContainerWriter {

@@ -19,7 +19,7 @@ import TestSupport
         metadata.orientation = .right
         let image = Image(pixels: pixels, format: .png, metadata: metadata)
 
-        let all = try image.encoded(as: .webp, options: EncodingOptions(metadata: .all))
+        let all = try image.encoded(as: .webp, options: EncodingOptions(webp: .init(lossless: true, metadata: .all)))
         #expect(Self.tags(all) == ["VP8X", "ICCP", "VP8L", "EXIF"])
         let decoded = try WebP.Decoder.decode(all)
         #expect(decoded.pixels == pixels)
@@ -27,9 +27,9 @@ import TestSupport
         #expect(decoded.metadata.orientation == .right)
         #expect(try T.libwebpPixels(all) == pixels)
 
-        let iccOnly = try image.encoded(as: .webp)
+        let iccOnly = try image.encoded(as: .webp, options: EncodingOptions(webp: .init(lossless: true)))
         #expect(Self.tags(iccOnly) == ["VP8X", "ICCP", "VP8L"])
-        let none = try image.encoded(as: .webp, options: EncodingOptions(metadata: .none))
+        let none = try image.encoded(as: .webp, options: EncodingOptions(webp: .init(lossless: true, metadata: [])))
         #expect(Self.tags(none) == ["VP8L"])
         #expect(try WebP.Decoder.decode(none).pixels == pixels)
     }
@@ -57,7 +57,7 @@ import TestSupport
         #expect(decoded.frames.map(\.pixels) == frames.map(\.pixels))
         #expect(decoded.frames.map(\.duration) == frames.map(\.duration))
         // Later frames are sub-rectangles: the file is far smaller than five full frames.
-        let still = try WebP.Encoder().encode(base)
+        let still = try WebP.Encoder(options: .init(lossless: true)).encode(base)
         #expect(bytes.count < 2 * still.count)
     }
 

@@ -29,7 +29,7 @@ enum WebPEncoderTestSupport {
 
     /// Encodes `pixels`, then expects Glimpse and libwebp to decode exactly `expected` (default: `pixels`).
     @discardableResult
-    static func expectRoundTrip(_ pixels: PixelBuffer, options: WebP.Encoder.Options = .init(),
+    static func expectRoundTrip(_ pixels: PixelBuffer, options: WebP.Encoder.Options = .init(lossless: true),
                                 expected: PixelBuffer? = nil, _ label: String,
                                 sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
         let bytes = try WebP.Encoder(options: options).encode(pixels)

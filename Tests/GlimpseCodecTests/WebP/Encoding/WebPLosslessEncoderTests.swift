@@ -14,7 +14,7 @@ import TestSupport
         try T.expectRoundTrip(onePixel, "1×1")
         try T.expectRoundTrip(T.photoLike(width: 17, height: 13, alpha: true), "17×13")
         // Effort 2 keeps the debug build quick; the width is what is tested.
-        try T.expectRoundTrip(T.photoLike(width: 16383, height: 2, seed: 5), options: .init(effort: 2), "16383×2")
+        try T.expectRoundTrip(T.photoLike(width: 16383, height: 2, seed: 5), options: .init(lossless: true, effort: 2), "16383×2")
     }
 
     @Test("palettes of 2, 4, 16 and 256 colours bundle their indices and round-trip", arguments: [2, 4, 16, 256])
@@ -33,7 +33,7 @@ import TestSupport
         let pixels = T.photoLike(width: 40, height: 33, seed: 9, alpha: true)
         var sizes: [Int] = []
         for effort in 0...9 {
-            let bytes = try T.expectRoundTrip(pixels, options: .init(effort: effort), "effort \(effort)")
+            let bytes = try T.expectRoundTrip(pixels, options: .init(lossless: true, effort: effort), "effort \(effort)")
             sizes.append(bytes.count)
         }
         #expect(sizes[6] <= sizes[0], "sizes by effort: \(sizes)")
@@ -50,13 +50,13 @@ import TestSupport
                                          with: [UInt8(truncatingIfNeeded: noise), UInt8(truncatingIfNeeded: noise >> 8),
                                                 UInt8(truncatingIfNeeded: noise >> 16), 0])
         }
-        try T.expectRoundTrip(pixels, options: .init(exact: true), "exact")
+        try T.expectRoundTrip(pixels, options: .init(lossless: true, exact: true), "exact")
         var cleared = pixels
         for index in 0..<pixels.pixelCount where pixels.bytes[index * 4 + 3] == 0 {
             cleared.bytes.replaceSubrange(index * 4..<index * 4 + 3, with: [0, 0, 0])
         }
-        let inexact = try T.expectRoundTrip(pixels, options: .init(exact: false), expected: cleared, "not exact")
-        let exact = try WebP.Encoder(options: .init(exact: true)).encode(pixels)
+        let inexact = try T.expectRoundTrip(pixels, options: .init(lossless: true, exact: false), expected: cleared, "not exact")
+        let exact = try WebP.Encoder(options: .init(lossless: true, exact: true)).encode(pixels)
         #expect(inexact.count < exact.count)
     }
 
@@ -87,28 +87,25 @@ import TestSupport
         }
     }
 
-    @Test("lossy output, bad options and oversized images are typed errors")
+    @Test("bad options and oversized images are typed errors")
     func errors() {
         let pixels = T.photoLike(width: 4, height: 4)
-        #expect(throws: WebP.Encoder.EncodingError.lossyNotSupported) {
-            try WebP.Encoder(options: .init(lossless: false)).encode(pixels)
-        }
         #expect(throws: WebP.Encoder.EncodingError.invalidOptions("effort 10 outside 0...9")) {
-            try WebP.Encoder(options: .init(effort: 10)).encode(pixels)
+            try WebP.Encoder(options: .init(lossless: true, effort: 10)).encode(pixels)
         }
         #expect(throws: WebP.Encoder.EncodingError.unsupportedSize(width: 16385, height: 1)) {
-            try WebP.Encoder().encode(PixelBuffer(width: 16385, height: 1))
+            try WebP.Encoder(options: .init(lossless: true)).encode(PixelBuffer(width: 16385, height: 1))
         }
         #expect(throws: ImageEncodingError.self) {
             try EncoderRegistry.standard.encode(Image(pixels: pixels, format: .png), as: .webp,
-                                                options: EncodingOptions(webp: .init(lossless: false)))
+                                                options: EncodingOptions(webp: .init(lossless: true, effort: -1)))
         }
     }
 
-    @Test("the standard registry writes WebP")
+    @Test("the standard registry writes lossless WebP when asked")
     func registry() throws {
         let image = Image(pixels: T.photoLike(width: 9, height: 5), format: .png)
-        let bytes = try image.encoded(as: .webp)
+        let bytes = try image.encoded(as: .webp, options: EncodingOptions(webp: .init(lossless: true)))
         #expect(try DecoderRegistry.standard.decode(bytes).pixels == image.pixels)
     }
 }

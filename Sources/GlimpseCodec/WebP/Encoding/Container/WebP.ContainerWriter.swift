@@ -36,6 +36,21 @@ extension WebP {
             return Self.riff(body)
         }
 
+        /// A lossy still: the simple format (one `VP8 ` chunk) when there is neither
+        /// alpha nor metadata, else `VP8X`, `ICCP`, `ALPH`, `VP8 `, `EXIF`, `XMP ` (RFC 9649 §2.7).
+        func lossyStill(_ bitstream: [UInt8], alpha: [UInt8]?, width: Int, height: Int) -> [UInt8] {
+            var body: [UInt8] = []
+            if iccProfile != nil || exif != nil || xmp != nil || alpha != nil {
+                appendExtendedHeader(to: &body, width: width, height: height, flags: alpha != nil ? [.alpha] : [])
+                if let alpha { appendChunk(.alph, alpha, to: &body) }
+                appendChunk(.vp8, bitstream, to: &body)
+                appendTrailingMetadata(to: &body)
+            } else {
+                appendChunk(.vp8, bitstream, to: &body)
+            }
+            return Self.riff(body)
+        }
+
         /// An animation on a `width` × `height` canvas, played `loopCount` times (0: forever).
         func animation(_ frames: [Frame], width: Int, height: Int, loopCount: Int, hasAlpha: Bool) -> [UInt8] {
             var body: [UInt8] = []
