@@ -85,6 +85,7 @@ let package = Package(
             dependencies: [
                 "Glimpse",
                 "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
