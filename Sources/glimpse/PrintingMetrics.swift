@@ -6,7 +6,7 @@ import GlimpseCache
 /// and prints one line per metric at exit — `metric,NAME,DIMENSIONS,VALUE`, dimensions as
 /// `k=v;k=v` (empty without any). Counters print their total, gauges their last value;
 /// timers and aggregating recorders print `NAME_count` and `NAME_sum` (timers in
-/// milliseconds: `NAME_sum_ms`).
+/// milliseconds: `NAME_sum_ms`); a gauge or timer that never recorded prints nothing.
 ///
 /// Injected through the configurations, not bootstrapped: nothing else in the process
 /// reports to it.
@@ -42,9 +42,11 @@ final class PrintingMetrics: MetricsFactory, Sendable {
             }
         }
 
-        /// The metric's lines.
+        /// The metric's lines: none for a gauge or timer that never recorded (the pipeline
+        /// makes one timer per format up front), a counter's total even when 0.
         var lines: [String] {
             let (count, sum, last) = value.withLock { $0 }
+            if count == 0, kind != .counter { return [] }
             switch kind {
             case .counter: return [Self.line(label, dimensions, Self.number(sum))]
             case .gauge: return [Self.line(label, dimensions, Self.number(last))]

@@ -32,7 +32,7 @@ public final class LayeredDataTier: ImageDataCaching {
     private func fellBack(_ tier: String, _ operation: String, _ error: ImageDataTierError) {
         logger.debug("data tier failed; falling back", metadata: [
             GlimpseObservability.MetadataKey.tier: "\(tier)",
-            "glimpse.operation": "\(operation)",
+            GlimpseObservability.MetadataKey.operation: "\(operation)",
             GlimpseObservability.MetadataKey.error: "\(error)",
         ])
     }

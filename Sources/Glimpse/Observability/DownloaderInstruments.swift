@@ -66,8 +66,8 @@ final class DownloaderInstruments: Sendable {
         case .redirected(let url, let target, let status, let hop):
             logger.trace("following redirect", metadata: [
                 Key.url: "\(GlimpseObservability.redacted(url))",
-                "glimpse.target": "\(GlimpseObservability.redacted(target))",
-                Key.status: "\(status)", "glimpse.hop": "\(hop)",
+                Key.target: "\(GlimpseObservability.redacted(target))",
+                Key.status: "\(status)", Key.hop: "\(hop)",
             ])
         case .stopped(let url, let error):
             logger.trace("transfer stopped", metadata: [
@@ -93,7 +93,7 @@ final class DownloaderInstruments: Sendable {
         resumptions.increment()
         logger.debug("resuming transfer", metadata: [
             GlimpseObservability.MetadataKey.url: "\(GlimpseObservability.redacted(url))",
-            "glimpse.range": "\(range)",
+            GlimpseObservability.MetadataKey.range: "\(range)",
         ])
     }
 

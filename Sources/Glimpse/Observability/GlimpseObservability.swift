@@ -36,7 +36,8 @@ public enum GlimpseObservability {
         return text
     }
 
-    /// Log metadata keys: stable, so that operators can filter and index on them.
+    /// Log metadata keys, also the attribute names of spans: stable, so that operators can
+    /// filter and index on them.
     public enum MetadataKey {
         /// The URL of a load or transfer, always ``GlimpseObservability/redacted(_:)``.
         public static let url = "glimpse.url"
@@ -62,5 +63,19 @@ public enum GlimpseObservability {
         public static let entry = "glimpse.entry"
         /// A duration in milliseconds.
         public static let milliseconds = "glimpse.ms"
+        /// How many decoding warnings an image recovered from damaged bytes carries.
+        public static let warnings = "glimpse.warnings"
+        /// The `Range` a resumed attempt asks for (`bytes=N-`).
+        public static let range = "glimpse.range"
+        /// A redirect's target, redacted.
+        public static let target = "glimpse.target"
+        /// A redirect's number within its attempt, from 1.
+        public static let hop = "glimpse.hop"
+        /// A data-tier call: `read` or `write`.
+        public static let operation = "glimpse.operation"
+        /// How a load ended: `success`, `failure` or `cancelled` (on a failed load's span).
+        public static let outcome = "glimpse.outcome"
+        /// How many calls a line stands for.
+        public static let count = "glimpse.count"
     }
 }

@@ -130,7 +130,7 @@ final class PipelineInstruments: Sendable {
     func beginLoad(_ url: URL?) -> LoadObservation {
         guard traces else { return LoadObservation() }
         let span = tracer.startSpan("glimpse.load", context: ServiceContext.current ?? .topLevel, ofKind: .internal)
-        if let url { span.attributes["glimpse.url"] = GlimpseObservability.redacted(url) }
+        if let url { span.attributes[GlimpseObservability.MetadataKey.url] = GlimpseObservability.redacted(url) }
         return LoadObservation(span: span)
     }
 
@@ -148,16 +148,16 @@ final class PipelineInstruments: Sendable {
             loads[Self.loadKey(loaded.tier.rawValue, .success)]?.increment()
             if let start = observation.start { loadDurations[loaded.tier]?.recordInterval(since: start) }
             if let span = observation.span {
-                span.attributes["glimpse.tier"] = loaded.tier.rawValue
-                span.attributes["glimpse.format"] = loaded.image.format.rawValue
-                if let data = loaded.data { span.attributes["glimpse.bytes"] = data.count }
+                span.attributes[GlimpseObservability.MetadataKey.tier] = loaded.tier.rawValue
+                span.attributes[GlimpseObservability.MetadataKey.format] = loaded.image.format.rawValue
+                if let data = loaded.data { span.attributes[GlimpseObservability.MetadataKey.bytes] = data.count }
                 span.end()
             }
         case .failure(let error):
             let outcome: Outcome = error == .cancelled ? .cancelled : .failure
             loads[Self.loadKey("none", outcome)]?.increment()
             if let span = observation.span {
-                span.attributes["glimpse.outcome"] = outcome.rawValue
+                span.attributes[GlimpseObservability.MetadataKey.outcome] = outcome.rawValue
                 span.recordError(ObservedError(error))
                 span.setStatus(SpanStatus(code: .error))
                 span.end()
@@ -178,12 +178,13 @@ final class PipelineInstruments: Sendable {
             if times { stageDurations[stage]?.recordInterval(since: start) }
             logger.trace("stage finished", metadata: [
                 GlimpseObservability.MetadataKey.stage: "\(stage.rawValue)",
+                GlimpseObservability.MetadataKey.url: "\(url.map(GlimpseObservability.redacted) ?? "")",
                 GlimpseObservability.MetadataKey.milliseconds: "\(Double(Self.nanoseconds(ContinuousClock.now - start)) / 1e6)",
             ])
         }
         guard traces else { return try await body() }
         let span = tracer.startSpan(stage.spanName, context: ServiceContext.current ?? .topLevel, ofKind: .internal)
-        if let url { span.attributes["glimpse.url"] = GlimpseObservability.redacted(url) }
+        if let url { span.attributes[GlimpseObservability.MetadataKey.url] = GlimpseObservability.redacted(url) }
         let result: Result<T, Failure> = await ServiceContext.$current.withValue(span.context) {
             do throws(Failure) {
                 return .success(try await body())
@@ -221,7 +222,7 @@ final class PipelineInstruments: Sendable {
             logger.debug("recovered from damaged image data", metadata: [
                 GlimpseObservability.MetadataKey.url: "\(GlimpseObservability.redacted(url))",
                 GlimpseObservability.MetadataKey.format: "\(image.format.rawValue)",
-                "glimpse.warnings": "\(image.warnings.count)",
+                GlimpseObservability.MetadataKey.warnings: "\(image.warnings.count)",
             ])
         }
     }
@@ -271,7 +272,7 @@ final class PipelineInstruments: Sendable {
         if newErrors > 0 {
             dataErrors.increment(by: Int64(newErrors))
             logger.debug("data tier calls failed; answered as misses or dropped", metadata: [
-                "glimpse.count": "\(newErrors)",
+                GlimpseObservability.MetadataKey.count: "\(newErrors)",
             ])
         }
     }
