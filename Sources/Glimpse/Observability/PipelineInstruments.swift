@@ -41,11 +41,16 @@ final class PipelineInstruments: Sendable {
     /// False for the no-op metrics factory: the caches' figures are then not sampled.
     let samples: Bool
 
-    private let loads: [String: Counter]
+    /// Successful loads by tier, failed and cancelled ones: fields, not a dictionary, as a
+    /// memory hit counts one (a string-keyed lookup would cost it a hash).
+    private let successfulLoads: (memory: Counter, disk: Counter, shared: Counter, network: Counter)
+    private let failedLoads: Counter
+    private let cancelledLoads: Counter
     private let loadDurations: [ImageTier: CoreMetrics.Timer]
     private let stageDurations: [Stage: CoreMetrics.Timer]
     private let decodeDurations: [ImageFormat: CoreMetrics.Timer]
     private let cacheHits: [ImageTier: Counter]
+    private let memoryHits: Counter
     private let memoryMisses: Counter
     private let diskMisses: Counter
     private let memoryEvictions: Counter
@@ -65,17 +70,17 @@ final class PipelineInstruments: Sendable {
         self.tracer = tracer
         traces = !(tracer is NoOpTracer)
         samples = !(factory is NOOPMetricsHandler)
-        var loads: [String: Counter] = [:]
-        for outcome in Outcome.allCases {
-            // A load that did not succeed was answered by no tier.
-            let tiers = outcome == .success ? ImageTier.allCases.map(\.rawValue) : ["none"]
-            for tier in tiers {
-                loads[Self.loadKey(tier, outcome)] = Counter(
-                    label: GlimpseObservability.MetricName.loads,
-                    dimensions: [("tier", tier), ("outcome", outcome.rawValue)], factory: factory)
-            }
+        func loads(_ tier: String, _ outcome: Outcome) -> Counter {
+            Counter(label: GlimpseObservability.MetricName.loads, dimensions: [("tier", tier), ("outcome", outcome.rawValue)],
+                    factory: factory)
         }
-        self.loads = loads
+        successfulLoads = (loads("memory", .success), loads("disk", .success), loads("shared", .success),
+                           loads("network", .success))
+        // A load that did not succeed was answered by no tier.
+        failedLoads = loads("none", .failure)
+        cancelledLoads = loads("none", .cancelled)
+        memoryHits = Counter(label: GlimpseObservability.MetricName.cacheHits, dimensions: [("tier", "memory")],
+                             factory: factory)
         loadDurations = Dictionary(uniqueKeysWithValues: ImageTier.allCases.map { tier in
             (tier, CoreMetrics.Timer(label: GlimpseObservability.MetricName.loadDuration, dimensions: [("tier", tier.rawValue)],
                                  factory: factory))
@@ -88,7 +93,7 @@ final class PipelineInstruments: Sendable {
             (format, CoreMetrics.Timer(label: GlimpseObservability.MetricName.decodeDuration,
                                    dimensions: [("format", format.rawValue)], factory: factory))
         })
-        cacheHits = Dictionary(uniqueKeysWithValues: [ImageTier.memory, .disk, .shared].map { tier in
+        cacheHits = Dictionary(uniqueKeysWithValues: [ImageTier.disk, .shared].map { tier in
             (tier, Counter(label: GlimpseObservability.MetricName.cacheHits, dimensions: [("tier", tier.rawValue)],
                            factory: factory))
         })
@@ -115,7 +120,14 @@ final class PipelineInstruments: Sendable {
         dataErrors = Counter(label: GlimpseObservability.MetricName.dataTierErrors, factory: factory)
     }
 
-    private static func loadKey(_ tier: String, _ outcome: Outcome) -> String { tier + "/" + outcome.rawValue }
+    private func successfulLoads(_ tier: ImageTier) -> Counter {
+        switch tier {
+        case .memory: successfulLoads.memory
+        case .disk: successfulLoads.disk
+        case .shared: successfulLoads.shared
+        case .network: successfulLoads.network
+        }
+    }
 
     // MARK: Loads
 
@@ -145,7 +157,7 @@ final class PipelineInstruments: Sendable {
     func endLoad(_ observation: LoadObservation, _ result: Result<ImageResult, ImageLoadError>) {
         switch result {
         case .success(let loaded):
-            loads[Self.loadKey(loaded.tier.rawValue, .success)]?.increment()
+            successfulLoads(loaded.tier).increment()
             if let start = observation.start { loadDurations[loaded.tier]?.recordInterval(since: start) }
             if let span = observation.span {
                 span.attributes[GlimpseObservability.MetadataKey.tier] = loaded.tier.rawValue
@@ -155,7 +167,7 @@ final class PipelineInstruments: Sendable {
             }
         case .failure(let error):
             let outcome: Outcome = error == .cancelled ? .cancelled : .failure
-            loads[Self.loadKey("none", outcome)]?.increment()
+            (outcome == .cancelled ? cancelledLoads : failedLoads).increment()
             if let span = observation.span {
                 span.attributes[GlimpseObservability.MetadataKey.outcome] = outcome.rawValue
                 span.recordError(ObservedError(error))
@@ -235,7 +247,7 @@ final class PipelineInstruments: Sendable {
     // MARK: Caches
 
     func memoryLookup(hit: Bool) {
-        (hit ? cacheHits[.memory] : memoryMisses)?.increment()
+        (hit ? memoryHits : memoryMisses).increment()
     }
 
     /// A data-tier read: a hit counted by the tier that had it (`disk` or `shared`).
