@@ -10,8 +10,10 @@ extension ImageDownloader {
     /// request modifier, then hands the task to URLSession (on ``sessionCalls``).
     func start(_ ids: [TransferID]) {
         // Every change of the queue ends here (with the transfers it let start, or none).
-        let (running, pending) = state.withLock { ($0.queue.running.count, $0.queue.pendingCount) }
-        instruments.queue(running: running, pending: pending)
+        if instruments.reportsQueue {
+            let (running, pending) = state.withLock { ($0.queue.running.count, $0.queue.pendingCount) }
+            instruments.queue(running: running, pending: pending)
+        }
         for id in ids {
             let prepared = state.withLock { $0.registry.beginPreparing(id) }
             guard let (request, attemptHeaders) = prepared else { continue }

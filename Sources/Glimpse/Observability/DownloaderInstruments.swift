@@ -7,6 +7,8 @@ import GlimpseCache
 /// passes (``ImageDownloader/emit(_:)``) and from the queue's slot changes.
 final class DownloaderInstruments: Sendable {
     let logger: Logger
+    /// False for the no-op metrics factory: the queue's figures are then not read (a lock each).
+    let reportsQueue: Bool
     private let factory: any MetricsFactory
     private let downloadedBytes: Counter
     private let inFlight: Gauge
@@ -20,6 +22,7 @@ final class DownloaderInstruments: Sendable {
     init(logger: Logger, metrics factory: any MetricsFactory) {
         self.logger = logger
         self.factory = factory
+        reportsQueue = !(factory is NOOPMetricsHandler)
         downloadedBytes = Counter(label: GlimpseObservability.MetricName.downloadedBytes, factory: factory)
         inFlight = Gauge(label: GlimpseObservability.MetricName.downloadsInFlight, factory: factory)
         queued = Gauge(label: GlimpseObservability.MetricName.downloadsQueued, factory: factory)

@@ -1,5 +1,6 @@
 import Foundation
 import Glimpse
+import GlimpseCodec
 import InMemoryTracing
 import LoopbackHTTPServer
 import Logging
@@ -134,6 +135,45 @@ extension PipelineTests {
             let span = try #require(tracer.finishedSpans.first { $0.operationName == "glimpse.load" })
             #expect(span.status?.code == .error)
             #expect(Self.string(span, "glimpse.outcome") == "failure")
+        }
+
+        @Test func aRecoveryFromADamagedFileIsLoggedAtDebug() async throws {
+            let (records, metrics, tracer) = (LogRecords(), TestMetrics(), InMemoryTracer())
+            let harness = try Self.harness(records: records, metrics: metrics, tracer: tracer)
+            defer { harness.finish() }
+            // A 64×64 PNG cut in the middle of its image data: decoded with a warning.
+            var pixels = PixelBuffer(width: 64, height: 64)
+            for i in pixels.bytes.indices { pixels.bytes[i] = UInt8(truncatingIfNeeded: i &* 31) }
+            let file = try PNG.Encoder(options: PNG.Encoder.Options(compressionLevel: 0)).encode(pixels)
+            harness.server.setRoute("/cut.png", .fixed(.ok(Array(file.prefix(file.count / 2)))))
+
+            let result = try await harness.pipeline.load(harness.url("/cut.png"))
+            #expect(!result.image.warnings.isEmpty)
+            let recovered = records.all.filter { $0.message == "recovered from damaged image data" }
+            #expect(recovered.count == 1)
+            #expect(recovered.first?.level == .debug)
+            #expect(recovered.first?.metadata["glimpse.format"] == "png")
+            #expect(recovered.first?.metadata["glimpse.warnings"] == "\(result.image.warnings.count)")
+        }
+
+        @Test func aStoredOriginalThatNoLongerDecodesIsRemovedLoggedAndCounted() async throws {
+            let (records, metrics, tracer) = (LogRecords(), TestMetrics(), InMemoryTracer())
+            let harness = try Self.harness(records: records, metrics: metrics, tracer: tracer)
+            defer { harness.finish() }
+            let png = try Fixtures.bytes("png/ct6-d08-seq.png")
+            harness.server.setRoute("/a.png", .fixed(.ok(png)))
+            let url = harness.url("/a.png")
+            try harness.cache.disk?.setData(Data(repeating: 0x5A, count: 300), forKey: url.absoluteString)
+
+            let result = try await harness.pipeline.load(ImageRequest(url: url, options: .waitForDiskStore))
+            #expect(result.tier == .network)
+            #expect(harness.requests("/a.png").count == 1)
+            #expect(metrics.counterTotal(label: GlimpseObservability.MetricName.corruptEntries) == 1)
+            let removed = records.all.filter { $0.message == "data tier entry does not decode; removed" }
+            #expect(removed.count == 1)
+            #expect(removed.first?.level == .debug)
+            #expect(removed.first?.metadata["glimpse.entry"] == "original")
+            #expect(removed.first?.metadata["glimpse.url"] == url.absoluteString)
         }
 
         @Test func aURLWithUserInfoAndAQueryNeverAppearsWholeInAnyRecordMetricOrSpan() async throws {
