@@ -123,9 +123,9 @@ struct FetchCommand: AsyncParsableCommand {
             cache = ImageCache(memory: MemoryCache(configuration: .images()), data: data)
         }
         var configuration = ImagePipeline.Configuration(downloader: downloader, cache: cache)
-        configuration.httpCachePolicy = httpCache.policy
         if let logger { configuration.logger = logger }
         if let metricsBackEnd { configuration.metricsFactory = metricsBackEnd }
+        configuration.httpCachePolicy = httpCache.policy
         let pipeline = ImagePipeline(configuration: configuration)
         var options: ImageRequest.Options = [.waitForDiskStore]
         if retryFailed { options.insert(.retryFailed) }

@@ -20,7 +20,10 @@ extension ImagePipeline {
            let entry = await cache.entry(forDataKey: request.key.memoryKey) {
             instruments.dataLookup(entry.tier)
             guard let decoded = await executor.run(priority: jobPriority(request), { [self] in
-                decodeStoredVariant(entry, request)
+                let start = ContinuousClock.now
+                let image = decodeStoredVariant(entry, request)
+                if let image { instruments.recordDecode(image, since: start, url: request.url) }
+                return image
             }) else { throw .cancelled }
             if let image = decoded {
                 storeStage(image, request, freshness: entry.metadata.freshness)

@@ -33,13 +33,13 @@ extension ImagePipeline {
         } else {
             let plan = DecodePlan.make(for: bytes, request, registry: configuration.decoderRegistry,
                                        hasDownloadedImageHook: configuration.hooks.transformDownloadedImage != nil)
+            image = try await decodeOriginal(bytes, plan: plan, request, priority: jobPriority(request))
+            if plan.consumesFirstProcessor { processors.removeFirst() }
             if case .full = plan.method, request.request.processors.first is ImageTransformers.Resize {
-                instruments.logger.trace("no reduced decode for this resize; decoding at full size", metadata: [
+                instruments.logger.trace("no reduced decode for this resize; decoded at full size", metadata: [
                     GlimpseObservability.MetadataKey.url: "\(GlimpseObservability.redacted(request.url))",
                 ])
             }
-            image = try await decodeOriginal(bytes, plan: plan, request, priority: jobPriority(request))
-            if plan.consumesFirstProcessor { processors.removeFirst() }
         }
         let remaining = processors
         let priority = jobPriority(request)
@@ -86,11 +86,9 @@ extension ImagePipeline {
     /// processors (they already ran); it reports its original's format. `nil` when
     /// the bytes no longer decode.
     func decodeStoredVariant(_ entry: ImageDataEntry, _ request: LoadRequest) -> Image? {
-        let start = ContinuousClock.now
         guard var image = try? configuration.decoderRegistry.decode(entry.data, options: request.request.decodingOptions) else {
             return nil
         }
-        instruments.recordDecode(image, since: start, url: request.url)
         if let source = entry.metadata.sourceFormat { image.format = source }
         return image
     }
