@@ -72,10 +72,8 @@ public final class ImagePipeline: Sendable {
         // The common memory hit without building a request (a measured third of a hit's cost).
         if configuration.cacheKeyFilter == nil, configuration.httpCachePolicy == .ignore,
            let image = configuration.cache.memory.image(forKey: url.absoluteString) {
-            let result = ImageResult(image: image, tier: .memory, url: url)
-            instruments.memoryLookup(hit: true)
-            instruments.endLoad(instruments.beginLoad(url), .success(result))
-            return result
+            instruments.memoryHit(url, format: image.format)
+            return ImageResult(image: image, tier: .memory, url: url)
         }
         return try await load(ImageRequest(url: url))
     }
