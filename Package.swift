@@ -17,6 +17,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Observability API packages only (no back-ends in the library): see the Observability article.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // zlib is the only C dependency of the whole library (inflate/deflate for PNG).
@@ -32,7 +36,16 @@ let package = Package(
             exclude: ["AVIF/README.md", "Color/README.md", "GIF/README.md", "JPEG/README.md", "PNG/README.md", "WebP/README.md"]
         ),
         .target(name: "GlimpseCache"),
-        .target(name: "Glimpse", dependencies: ["GlimpseCodec", "GlimpseCache"]),
+        .target(
+            name: "Glimpse",
+            dependencies: [
+                "GlimpseCodec",
+                "GlimpseCache",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         // The shared data tier on Redis (RESP2/RESP3 over NIO); `Glimpse` itself stays free of NIO.
         .target(
             name: "GlimpseRedis",
@@ -55,6 +68,8 @@ let package = Package(
                 "GlimpseRedis",
                 "LoopbackHTTPServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // Child process for the disk cache's crash and multi-process tests (not a product).
@@ -65,7 +80,16 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["GlimpseCodec", "LoopbackHTTPServer"], path: "Tests/TestSupport"),
         .testTarget(name: "GlimpseCodecTests", dependencies: ["GlimpseCodec", "TestSupport"]),
         .testTarget(name: "GlimpseCacheTests", dependencies: ["GlimpseCache", "TestSupport"]),
-        .testTarget(name: "GlimpseTests", dependencies: ["Glimpse", "TestSupport"]),
+        .testTarget(
+            name: "GlimpseTests",
+            dependencies: [
+                "Glimpse",
+                "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         .testTarget(name: "GlimpseRedisTests", dependencies: ["GlimpseRedis", "TestSupport"]),
         .testTarget(name: "glimpseTests", dependencies: ["glimpse", "TestSupport"]),
     ],

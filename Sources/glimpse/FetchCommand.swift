@@ -12,7 +12,8 @@ struct FetchCommand: AsyncParsableCommand {
         abstract: "Load images through the pipeline (memory, disk cache, network).",
         discussion: """
         Prints one line per URL: 'URL: ok tier=network|shared|disk|memory FORMAT WIDTHxHEIGHT frames=N ms=T' \
-        or 'URL: error <reason>'. Exit status 1 when any URL failed.
+        or 'URL: error <reason>'. Exit status 1 when any URL failed. With --metrics, one line per metric \
+        follows: 'metric,NAME,DIMENSIONS,VALUE' (dimensions as k=v;k=v).
         """
     )
 
@@ -76,6 +77,12 @@ struct FetchCommand: AsyncParsableCommand {
         """)
     var sharedCache: String?
 
+    @Option(help: "Write the pipeline's and the downloader's log records at this level and above to standard error (trace, debug, info).")
+    var logLevel: LogLevelArgument?
+
+    @Flag(help: "At exit, print every metric as 'metric,NAME,DIMENSIONS,VALUE' (dimensions as k=v;k=v; timers as NAME_count and NAME_sum_ms).")
+    var metrics = false
+
     func validate() throws {
         for rule in allowHost + denyHost where AddressPolicy.Rule(parsing: rule) == nil {
             throw ValidationError("'\(rule)' is no HOST[:PORT] or ADDRESS/LENGTH")
@@ -101,15 +108,23 @@ struct FetchCommand: AsyncParsableCommand {
         if let transferTimeout { downloaderConfiguration.transferDeadline = .milliseconds(Int(transferTimeout * 1000)) }
         downloaderConfiguration.retryPolicy.maximumRetries = retries
         downloaderConfiguration.maximumConcurrentDownloads = concurrency
+        let logger = logLevel?.logger
+        let metricsBackEnd = metrics ? PrintingMetrics() : nil
+        if let logger { downloaderConfiguration.logger = logger }
+        if let metricsBackEnd { downloaderConfiguration.metricsFactory = metricsBackEnd }
         let downloader = ImageDownloader(configuration: downloaderConfiguration)
         defer { downloader.invalidate() }
         let shared = sharedCache.flatMap(RedisClient.Configuration.init(url:)).map { RedisDataTier(client: RedisClient(configuration: $0)) }
         var cache = ImageCache(disk: disk)
         if let shared {
-            let data: any ImageDataCaching = disk.map { LayeredDataTier(local: DiskDataTier($0), shared: shared) } ?? shared
+            let data: any ImageDataCaching = disk.map {
+                LayeredDataTier(local: DiskDataTier($0), shared: shared, logger: logger ?? GlimpseObservability.noOpLogger)
+            } ?? shared
             cache = ImageCache(memory: MemoryCache(configuration: .images()), data: data)
         }
         var configuration = ImagePipeline.Configuration(downloader: downloader, cache: cache)
+        if let logger { configuration.logger = logger }
+        if let metricsBackEnd { configuration.metricsFactory = metricsBackEnd }
         configuration.httpCachePolicy = httpCache.policy
         if serverDefaults { configuration.decodingLimits = .server }
         let pipeline = ImagePipeline(configuration: configuration)
@@ -186,6 +201,9 @@ struct FetchCommand: AsyncParsableCommand {
             // The loads waited for their data tier writes; Redis takes its own in the background.
             await shared.waitForBackgroundWrites()
             await shared.client.shutdown()
+        }
+        if let metricsBackEnd {
+            for line in metricsBackEnd.lines { print(line) }
         }
         if failures > 0 { throw ExitCode(1) }
     }

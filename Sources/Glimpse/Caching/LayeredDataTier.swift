@@ -1,3 +1,5 @@
+import Logging
+
 /// Two data tiers as one: a local tier (the disk, ``DiskDataTier``) in front of a shared
 /// tier every process of a fleet reads (Redis, `GlimpseRedis.RedisDataTier`), so that the
 /// pipeline's tiers are memory → local disk → shared → origin.
@@ -16,10 +18,23 @@ public final class LayeredDataTier: ImageDataCaching {
     public let local: any ImageDataCaching
     /// The tier shared with other processes (Redis).
     public let shared: any ImageDataCaching
+    /// Where a failure of either tier is logged (`debug`: each is a fallback to the
+    /// other tier or the origin, not an error of the load).
+    public let logger: Logger
 
-    public init(local: any ImageDataCaching, shared: any ImageDataCaching) {
+    public init(local: any ImageDataCaching, shared: any ImageDataCaching,
+                logger: Logger = GlimpseObservability.noOpLogger) {
         self.local = local
         self.shared = shared
+        self.logger = logger
+    }
+
+    private func fellBack(_ tier: String, _ operation: String, _ error: ImageDataTierError) {
+        logger.debug("data tier failed; falling back", metadata: [
+            GlimpseObservability.MetadataKey.tier: "\(tier)",
+            GlimpseObservability.MetadataKey.operation: "\(operation)",
+            GlimpseObservability.MetadataKey.error: "\(error)",
+        ])
     }
 
     public func entry(forKey key: String) async throws(ImageDataTierError) -> ImageDataEntry? {
@@ -27,12 +42,14 @@ public final class LayeredDataTier: ImageDataCaching {
         do throws(ImageDataTierError) {
             if let entry = try await local.entry(forKey: key) { return entry }
         } catch {
+            fellBack("disk", "read", error)
             localError = error
         }
         let found: ImageDataEntry?
         do throws(ImageDataTierError) {
             found = try await shared.entry(forKey: key)
         } catch {
+            fellBack("shared", "read", error)
             throw localError ?? error
         }
         guard var entry = found else { return nil }
@@ -50,6 +67,8 @@ public final class LayeredDataTier: ImageDataCaching {
     public func store(_ entries: [ImageDataEntry]) async throws(ImageDataTierError) {
         let localResult = await Self.attempt { () async throws(ImageDataTierError) in try await local.store(entries) }
         let sharedResult = await Self.attempt { () async throws(ImageDataTierError) in try await shared.store(entries) }
+        if case .failure(let error) = localResult { fellBack("disk", "write", error) }
+        if case .failure(let error) = sharedResult { fellBack("shared", "write", error) }
         try localResult.get()
         try sharedResult.get()
     }

@@ -13,6 +13,7 @@ extension ImageDownloader {
         let policy = addressPolicy(of: id)
         let launch: @Sendable () -> Void = { [self] in
             if let refusal = check(url, under: policy) {
+                instruments.refused(url, redirect: false, refusal)
                 abandonPrepared(id, with: refusal)
                 emit(.stopped(url, error: refusal))
                 return

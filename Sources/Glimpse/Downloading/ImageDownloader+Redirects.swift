@@ -22,6 +22,7 @@ extension ImageDownloader {
         let policy = addressPolicy(of: hop.id)
         let from = task.currentRequest?.url ?? hop.url
         let refuse: @Sendable (ImageDownloadError) -> Void = { [self] error in
+            instruments.refused(target, redirect: true, error)
             fail(hop.id, with: error, task: task)
             completion(nil)
             // Not on URLSession's own thread, which reports the redirect.

@@ -252,6 +252,7 @@ extension ImageDownloader {
             emit(.stopped(url, error: nil))
             // Before the completions, so that observers see it before callers move on.
             emit(.finished(url))
+            instruments.delivered(url, bytes: body.count)
             let result = ImageDownloadResult(bytes: body, response: response ?? Self.placeholderResponse(url), image: nil)
             complete(callers) { _ in .success(result) }
         case .succeeded(let url, let id, let body, let response):

@@ -9,9 +9,17 @@ extension ImageDownloader {
     /// Starts transfers the queue granted a slot: builds each request, runs the
     /// request modifier, then hands the task to URLSession (on ``sessionCalls``).
     func start(_ ids: [TransferID]) {
+        // Every change of the queue ends here (with the transfers it let start, or none).
+        if instruments.reportsQueue {
+            let (running, pending) = state.withLock { ($0.queue.running.count, $0.queue.pendingCount) }
+            instruments.queue(running: running, pending: pending)
+        }
         for id in ids {
             let prepared = state.withLock { $0.registry.beginPreparing(id) }
             guard let (request, attemptHeaders) = prepared else { continue }
+            if let range = attemptHeaders.first(where: { $0.0.caseInsensitiveCompare("Range") == .orderedSame }) {
+                instruments.resuming(request.url, range: range.1)
+            }
             var urlRequest = makeURLRequest(request)
             for (name, value) in attemptHeaders { urlRequest.setValue(value, forHTTPHeaderField: name) }
             if let modify = configuration.hooks.modifyRequest {
@@ -193,6 +201,7 @@ extension ImageDownloader {
         guard let transfer = state.withLock({ $0.registry.remove(id) }) else { return }
         // Before the completions, so that observers see it before callers move on.
         emit(.finished(url))
+        instruments.delivered(url, bytes: bytes.count)
         let result = ImageDownloadResult(bytes: bytes, response: response, image: nil)
         complete(transfer.orderedCallers) { _ in .success(result) }
     }

@@ -1,7 +1,9 @@
+import CoreMetrics
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Logging
 
 extension ImageDownloader {
     /// Everything an ``ImageDownloader`` depends on, injected once.
@@ -129,6 +131,16 @@ extension ImageDownloader {
         public var hooks = Hooks()
         /// Where SDWebImage-style notifications are posted; none when `nil`.
         public var notificationCenter: NotificationCenter?
+        /// Where the downloader logs (a no-op logger labelled `glimpse` by default):
+        /// `debug` for retries (with their reason), resumptions and refused requests
+        /// or redirects, `trace` for each transfer's steps; never `info` or above,
+        /// and URLs only as ``GlimpseObservability/redacted(_:)`` writes them.
+        public var logger: Logger = GlimpseObservability.noOpLogger
+        /// Where the downloader's metrics go (bytes downloaded, transfers in flight and
+        /// queued, retries by reason: see ``GlimpseObservability/MetricName``). The global
+        /// `MetricsSystem.factory` as it is when the configuration is made, by
+        /// swift-metrics' convention; inject one to keep a test's figures its own.
+        public var metricsFactory: any MetricsFactory = MetricsSystem.factory
 
         /// Keeping the received part of a failed transfer so that the next
         /// attempt — a retry, or a later request for the same resource — asks

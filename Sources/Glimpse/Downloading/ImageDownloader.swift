@@ -64,6 +64,8 @@ public final class ImageDownloader: Sendable {
     /// Decodes for callers of the deprecated ``ImageDownloadRequest/decoding``;
     /// started on first use (most downloaders only move bytes for a pipeline).
     let legacyDecoding = Lock<ProcessingExecutor?>(nil)
+    /// The configuration's logger and metrics, with their handles made once.
+    let instruments: DownloaderInstruments
 
     struct TaskEntry: Sendable {
         var transfer: TransferRegistry.TransferID
@@ -97,6 +99,7 @@ public final class ImageDownloader: Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        instruments = DownloaderInstruments(logger: configuration.logger, metrics: configuration.metricsFactory)
         state = Lock(State(queue: DownloadQueue(maximumConcurrent: configuration.maximumConcurrentDownloads,
                                                  order: configuration.executionOrder),
                             resumables: ResumableDataStore(limits: configuration.resumption)))
@@ -351,6 +354,7 @@ public final class ImageDownloader: Sendable {
     /// Posts the notification before the stream sees the event, so that an
     /// observer woken by an event finds its notification already delivered.
     func emit(_ event: ImageDownloadEvent) {
+        instruments.observe(event)
         if let center = configuration.notificationCenter {
             let (name, url): (Notification.Name, URL) = switch event {
             case .started(let url): (.glimpseDownloadStart, url)

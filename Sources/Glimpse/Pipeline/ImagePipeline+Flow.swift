@@ -13,7 +13,10 @@ extension ImagePipeline {
         // Looked up again: the job may start just after another one stored the image.
         if let hit = memoryStage(request) { return hit }
         var staleHit: DiskHit?
-        if let hit = try await diskStage(request) {
+        let diskHit = try await instruments.stage(.disk, url: request.url) { () async throws(ImageLoadError) in
+            try await diskStage(request)
+        }
+        if let hit = diskHit {
             guard isStale(hit.result) else { return hit.result }
             staleHit = hit
         }
@@ -36,13 +39,34 @@ extension ImagePipeline {
         let downloaded: ImageDownloadResult
         let feed: ProgressiveFeed?
         do throws(ImageLoadError) {
-            (downloaded, feed) = try await downloadStage(request, revalidation: revalidation, key: key, job: job)
+            (downloaded, feed) = try await instruments.stage(.download, url: request.url) {
+                () async throws(ImageLoadError) in
+                try await downloadStage(request, revalidation: revalidation, key: key, job: job)
+            }
         } catch {
             if case .download(.notModified(let response)) = error, let revalidation {
+                instruments.revalidated(notModified: true)
+                instruments.logger.debug("revalidated: not modified", metadata: [
+                    GlimpseObservability.MetadataKey.url: "\(GlimpseObservability.redacted(request.url))",
+                    GlimpseObservability.MetadataKey.status: "304",
+                ])
                 return try await notModified(request, cached: revalidation, response: response, requestTime: requestTime)
             }
-            if let stale, mayServeStale(stale, after: error) { return stale }
+            if let stale, mayServeStale(stale, after: error) {
+                instruments.logger.debug("origin failed; serving the stale stored copy", metadata: [
+                    GlimpseObservability.MetadataKey.url: "\(GlimpseObservability.redacted(request.url))",
+                    GlimpseObservability.MetadataKey.error: "\(error.redactedDescription)",
+                ])
+                return stale
+            }
             throw error
+        }
+        if revalidation != nil {
+            instruments.revalidated(notModified: false)
+            instruments.logger.debug("revalidated: modified", metadata: [
+                GlimpseObservability.MetadataKey.url: "\(GlimpseObservability.redacted(request.url))",
+                GlimpseObservability.MetadataKey.status: "\(downloaded.response.statusCode)",
+            ])
         }
         if Task.isCancelled {
             feed?.close()
@@ -63,8 +87,10 @@ extension ImagePipeline {
         }
         storeStage(processed.image, request, freshness: freshness)
         let metadata = metadata(of: response, request, freshness: freshness)
-        await storeOriginal(downloaded.bytes, metadata: metadata, request, processedMissing: processed.encoded == nil)
-        await storeProcessed(processed.encoded, request, source: metadata)
+        await instruments.stage(.store, url: request.url) { () async -> Void in
+            await storeOriginal(downloaded.bytes, metadata: metadata, request, processedMissing: processed.encoded == nil)
+            await storeProcessed(processed.encoded, request, source: metadata)
+        }
         return ImageResult(image: processed.image, data: downloaded.bytes, tier: .network, url: request.url,
                            response: response)
     }

@@ -1,5 +1,8 @@
+import CoreMetrics
 import Foundation
 import GlimpseCache
+import Logging
+import Tracing
 
 extension ImagePipeline {
     /// What the data tier keeps (Nuke's `DataCachePolicy`, SDWebImage's
@@ -93,6 +96,24 @@ extension ImagePipeline {
         /// open a disk cache (no cache folder, or one that cannot be written) and
         /// fell back to memory only; `nil` otherwise.
         public var memoryOnlyReason: String?
+        /// Where the pipeline logs (a no-op logger labelled `glimpse` by default):
+        /// `debug` for revalidations, recoveries from damaged bytes, corrupt data-tier
+        /// entries removed and fallbacks, `trace` for each stage; never `info` or above
+        /// for normal operation, and URLs only as ``GlimpseObservability/redacted(_:)``
+        /// writes them. The downloader logs through its own
+        /// ``ImageDownloader/Configuration/logger``.
+        public var logger: Logger = GlimpseObservability.noOpLogger
+        /// Where the pipeline's metrics go (see ``GlimpseObservability/MetricName``): the
+        /// global `MetricsSystem.factory` as it is when the configuration is made, by
+        /// swift-metrics' convention, so that a server that bootstraps a back-end first
+        /// gets Glimpse's figures with no wiring; a test injects its own factory and
+        /// leaves the global alone.
+        public var metricsFactory: any MetricsFactory = MetricsSystem.factory
+        /// Where load and stage spans go: the global `InstrumentationSystem.tracer` as it
+        /// is when the configuration is made (the no-op tracer until a server bootstraps
+        /// one). Each load's `glimpse.load` span is a child of the caller's
+        /// `ServiceContext.current`.
+        public var tracer: any Tracer = InstrumentationSystem.tracer
 
         /// - Parameters:
         ///   - dataLoader: shared by every load (an ``ImageDownloader``'s queue bounds concurrency).

@@ -30,9 +30,13 @@ public final class ImagePipeline: Sendable {
     let executor: ProcessingExecutor
     /// Freshness of the memory tier's images under ``HTTPCachePolicy/respect``.
     let memoryFreshness = FreshnessTable()
+    /// The configuration's logger, metrics and tracer, with their handles made once.
+    let instruments: PipelineInstruments
 
     public init(configuration: Configuration) {
         self.configuration = configuration
+        instruments = PipelineInstruments(logger: configuration.logger, metrics: configuration.metricsFactory,
+                                          tracer: configuration.tracer)
         failedURLs = FailedURLCache(timeToLive: configuration.failedURLTimeToLive, clock: configuration.clock)
         executor = ProcessingExecutor(width: configuration.processingWidth, niceness: configuration.processingNiceness,
                                       maximumHeldBytes: configuration.maximumProcessingBytes)
@@ -68,6 +72,7 @@ public final class ImagePipeline: Sendable {
         // The common memory hit without building a request (a measured third of a hit's cost).
         if configuration.cacheKeyFilter == nil, configuration.httpCachePolicy == .ignore,
            let image = configuration.cache.memory.image(forKey: url.absoluteString) {
+            instruments.memoryHit(url, format: image.format)
             return ImageResult(image: image, tier: .memory, url: url)
         }
         return try await load(ImageRequest(url: url))
@@ -77,24 +82,35 @@ public final class ImagePipeline: Sendable {
     /// calling task detaches this caller only; the shared download stops when
     /// no other caller waits.
     public func load(_ request: ImageRequest) async throws(ImageLoadError) -> ImageResult {
+        var observation = instruments.beginLoad(request.url)
+        let result = await loadResult(request, &observation)
+        instruments.endLoad(observation, result)
+        return try result.get()
+    }
+
+    private func loadResult(_ request: ImageRequest,
+                            _ observation: inout PipelineInstruments.LoadObservation) async -> Result<ImageResult, ImageLoadError> {
         let resolved: LoadRequest
         switch resolve(request) {
         case .success(let loadRequest): resolved = loadRequest
-        case .failure(let error): throw error
+        case .failure(let error): return .failure(error)
         }
-        if let early = earlyResult(resolved) { return try early.get() }
+        if let early = earlyResult(resolved) { return early }
         // A caller cancelled before it got here must not start (or join) a job.
-        if Task.isCancelled { throw .cancelled }
+        if Task.isCancelled { return .failure(.cancelled) }
+        observation.start = .now
+        let started = observation
         let holder = PendingCancellation<UInt64> { [self] waiter in _ = cancel(waiter: waiter) }
-        let result = await withTaskCancellationHandler {
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageResult, ImageLoadError>, Never>) in
-                let waiter = start(resolved, LoadCallbacks(completion: { continuation.resume(returning: $0) }))
+                let waiter = instruments.withLoadContext(started) {
+                    start(resolved, LoadCallbacks(completion: { continuation.resume(returning: $0) }))
+                }
                 holder.store(waiter)
             }
         } onCancel: {
             holder.cancel()
         }
-        return try result.get()
     }
 
     /// Starts loading `request` and returns its task: events (progress,
@@ -199,18 +215,27 @@ public final class ImagePipeline: Sendable {
     // MARK: Jobs
 
     private func begin(_ request: ImageRequest, _ callbacks: LoadCallbacks, task: ImageTask) {
+        var observation = instruments.beginLoad(request.url)
         let resolved: LoadRequest
         switch resolve(request) {
         case .success(let loadRequest): resolved = loadRequest
         case .failure(let error):
+            instruments.endLoad(observation, .failure(error))
             callbacks.completion(.failure(error))
             return
         }
         if let early = earlyResult(resolved) {
+            instruments.endLoad(observation, early)
             callbacks.completion(early)
             return
         }
-        task.attach(waiter: start(resolved, callbacks))
+        observation.start = .now
+        var observed = callbacks
+        observed.completion = { [instruments, observation] result in
+            instruments.endLoad(observation, result)
+            callbacks.completion(result)
+        }
+        task.attach(waiter: instruments.withLoadContext(observation) { start(resolved, observed) })
     }
 
     /// Stage 1: the URL and cache keys.
@@ -222,7 +247,9 @@ public final class ImagePipeline: Sendable {
 
     /// A memory hit or a fail-fast answer, without starting a job.
     private func earlyResult(_ request: LoadRequest) -> Result<ImageResult, ImageLoadError>? {
-        if let hit = memoryStage(request) { return .success(hit) }
+        let hit = memoryStage(request)
+        if request.readsCache { instruments.memoryLookup(hit: hit != nil) }
+        if let hit { return .success(hit) }
         if !request.options.contains(.retryFailed), let reason = failedURLs.failure(request.urlKey) {
             return .failure(.failedRecently(reason))
         }
@@ -236,6 +263,7 @@ public final class ImagePipeline: Sendable {
         if let job = attached.newWork {
             let task = Task(priority: request.request.priority.taskPriority) { [self] in
                 let result = await run(request, key: key, job: job)
+                if instruments.samples { instruments.sample(configuration.cache, queued: executor.queuedCount) }
                 let waiters = table.withLock { $0.finish(key, work: job) }
                 for waiter in waiters { waiter.completion(result) }
             }

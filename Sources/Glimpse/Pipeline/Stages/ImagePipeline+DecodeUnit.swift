@@ -31,11 +31,18 @@ extension ImagePipeline {
                 holder.store(attached.waiter)
                 guard let work = attached.newWork else { return }
                 decodesStarted.add(1, ordering: .relaxed)
+                let url = request.url
                 let task = Task { [self] in
                     let effective = decodes.withLock { $0.priority(of: key, work: work) } ?? priority
-                    let decoded = await executor.run(priority: effective, holding: bytes.count) { [self] in
-                        decode(bytes, plan)
-                    } ?? .failure(.cancelled)
+                    // The span covers the wait for a thread; the stage's timer only the decode.
+                    let decoded = await instruments.stage(.decode, url: url, times: false) { () async -> Result<Image, ImageLoadError> in
+                        await executor.run(priority: effective, holding: bytes.count) { [self] in
+                            let start = ContinuousClock.now
+                            let decoded = decode(bytes, plan)
+                            if case .success(let image) = decoded { instruments.recordDecode(image, since: start, url: url) }
+                            return decoded
+                        } ?? .failure(.cancelled)
+                    }
                     for waiter in decodes.withLock({ $0.finish(key, work: work) }) { waiter.resume(returning: decoded) }
                 }
                 let kept = decodes.withLock { $0.updateHandle(key, work: work) { $0 = task } }

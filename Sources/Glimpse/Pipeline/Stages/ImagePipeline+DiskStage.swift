@@ -18,8 +18,12 @@ extension ImagePipeline {
         let cache = configuration.cache
         if request.isProcessed, request.policy != .originalOnly,
            let entry = await cache.entry(forDataKey: request.key.memoryKey) {
+            instruments.dataLookup(entry.tier)
             guard let decoded = await executor.run(priority: jobPriority(request), { [self] in
-                decodeStoredVariant(entry, request)
+                let start = ContinuousClock.now
+                let image = decodeStoredVariant(entry, request)
+                if let image { instruments.recordDecode(image, since: start, url: request.url) }
+                return image
             }) else { throw .cancelled }
             if let image = decoded {
                 storeStage(image, request, freshness: entry.metadata.freshness)
@@ -27,14 +31,20 @@ extension ImagePipeline {
                                                    cacheMetadata: entry.metadata),
                                dataKey: request.key.memoryKey)
             }
+            instruments.removedCorruptEntry(request.url, kind: "variant")
             await cache.removeData(forDataKey: request.key.memoryKey)
         }
-        guard let entry = await cache.entry(forDataKey: request.key.base) else { return nil }
+        guard let entry = await cache.entry(forDataKey: request.key.base) else {
+            instruments.dataLookup(nil)
+            return nil
+        }
+        instruments.dataLookup(entry.tier)
         let processed: Processed
         do throws(ImageLoadError) {
             processed = try await processingStage(entry.data, request)
         } catch {
             guard case .decoding = error else { throw error }
+            instruments.removedCorruptEntry(request.url, kind: "original")
             await cache.removeData(forDataKey: request.key.base)
             return nil
         }

@@ -20,6 +20,11 @@ extension ImagePipeline {
             } else {
                 progressive.close()
             }
+            if decoded == nil {
+                instruments.logger.debug("progressive decode not usable; decoding the whole body", metadata: [
+                    GlimpseObservability.MetadataKey.url: "\(GlimpseObservability.redacted(request.url))",
+                ])
+            }
         }
         var processors = request.request.processors
         let image: Image
@@ -31,17 +36,28 @@ extension ImagePipeline {
                                        hasDownloadedImageHook: configuration.hooks.transformDownloadedImage != nil)
             image = try await decodeOriginal(bytes, plan: plan, request, priority: jobPriority(request))
             if plan.consumesFirstProcessor { processors.removeFirst() }
+            if case .full = plan.method, request.request.processors.first is ImageTransformers.Resize {
+                instruments.logger.trace("no reduced decode for this resize; decoded at full size", metadata: [
+                    GlimpseObservability.MetadataKey.url: "\(GlimpseObservability.redacted(request.url))",
+                ])
+            }
         }
         let remaining = processors
-        guard let result = await executor.run(priority: jobPriority(request), { [self] in
-            finish(image, request, processors: remaining, encodes: request.storesProcessed)
-        }) else { throw .cancelled }
+        let priority = jobPriority(request)
+        // The span covers the wait for a thread; the process and encode timers only the work.
+        let result = await instruments.stage(.process, url: request.url, times: false) { () async -> Result<Processed, ImageLoadError>? in
+            await executor.run(priority: priority, { [self] in
+                finish(image, request, processors: remaining, encodes: request.storesProcessed)
+            })
+        }
+        guard let result else { throw .cancelled }
         return try result.get()
     }
 
     /// After the decode, on an executor thread: the hook, `processors`, the encoding.
     func finish(_ decoded: Image, _ request: LoadRequest, processors: [any ImageTransformer],
                 encodes: Bool) -> Result<Processed, ImageLoadError> {
+        let start = ContinuousClock.now
         var image = configuration.hooks.transformDownloadedImage?(decoded, request.url) ?? decoded
         for processor in processors {
             do throws(TransformError) {
@@ -50,15 +66,20 @@ extension ImagePipeline {
                 return .failure(.transform(error))
             }
         }
+        if !processors.isEmpty || configuration.hooks.transformDownloadedImage != nil {
+            instruments.record(.process, since: start)
+        }
         // A processed image is still the source's: its format and metadata stay.
         image.format = decoded.format
         // An image recovered from damaged bytes is not stored re-encoded: its
         // re-encoding would decode clean, losing the warnings. The original
         // is kept in its place and decodes with the same warnings each time.
         let keepsWarnings = !image.warnings.isEmpty
+        let encodeStart = ContinuousClock.now
         let encoded = encodes && !keepsWarnings
             ? DataCacheEncoder(registry: configuration.encoderRegistry, quality: configuration.encodingQuality).encode(image)
             : nil
+        if encoded != nil { instruments.record(.encode, since: encodeStart) }
         return .success(Processed(image: image, encoded: encoded))
     }
 

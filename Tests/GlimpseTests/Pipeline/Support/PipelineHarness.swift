@@ -26,11 +26,18 @@ struct PipelineHarness: Sendable {
     let directory: URL
 
     static func make(_ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) throws -> PipelineHarness {
+        try make(downloader: { _ in }, pipeline: configure)
+    }
+
+    /// A harness whose downloader is configured too (after the harness's own settings).
+    static func make(downloader configureDownloader: (inout ImageDownloader.Configuration) -> Void,
+                     pipeline configure: (inout ImagePipeline.Configuration) -> Void) throws -> PipelineHarness {
         let server = try LoopbackHTTPServer()
         var downloaderConfiguration = ImageDownloader.Configuration()
         downloaderConfiguration.timeout = .seconds(5)
         // One attempt per load, so that request counts mean loads; retries have tests of their own.
         downloaderConfiguration.retryPolicy = .never
+        configureDownloader(&downloaderConfiguration)
         let downloader = ImageDownloader(configuration: downloaderConfiguration)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("glimpse-pipeline-\(UUID().uuidString)", isDirectory: true)
