@@ -98,8 +98,7 @@ let package = Package(
 
 // `GLIMPSE_PACKAGE_SUBSET=concurrency` keeps only what the concurrent suites (GlimpseTests,
 // GlimpseCacheTests) build from: .ci/run's ThreadSanitizer step builds the package a second
-// time, and without the CLI, the Redis tier (swift-nio) and the codec tests that build takes
-// half as long. Users never set it; the package is whole without it.
+// time, and needs neither the CLI, the Redis tier (swift-nio) nor the codec tests. Users never set it; the package is whole without it.
 if Context.environment["GLIMPSE_PACKAGE_SUBSET"] == "concurrency" {
     let kept: Set<String> = [
         "CZlib", "GlimpseCodec", "GlimpseCache", "Glimpse", "LoopbackHTTPServer", "glimpse-cache-stress",
@@ -107,5 +106,10 @@ if Context.environment["GLIMPSE_PACKAGE_SUBSET"] == "concurrency" {
     ]
     package.targets.removeAll { !kept.contains($0.name) }
     package.products.removeAll { !["GlimpseCodec", "GlimpseCache", "Glimpse"].contains($0.name) }
-    package.dependencies.removeAll()
+    // The observability API packages stay: `Glimpse` and its tests build from them.
+    let keptPackages = ["swift-log", "swift-metrics", "swift-distributed-tracing"]
+    package.dependencies.removeAll { dependency in
+        guard case .sourceControl(_, let location, _) = dependency.kind else { return true }
+        return !keptPackages.contains { location.hasSuffix("/" + $0) }
+    }
 }
