@@ -97,6 +97,7 @@ struct DiskCacheKnownMissTests {
         }
         #expect(reopened.data(forKey: "k20") == nil)
         // The probe of the directory's times leaves nothing behind.
+        reopened.waitUntilIndexLoaded()
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(!names.contains { $0.hasPrefix(DiskCache.DirectoryScan.temporaryPrefix) })
     }

@@ -41,6 +41,8 @@ struct DiskCacheTests {
         let directory = TemporaryDirectory()
         let cache = try DiskCache(configuration: configuration(directory))
         try cache.setData(bytes(10), forKey: "../../etc/passwd")
+        // The initial scan probes the directory with a scratch file of its own; let it finish.
+        cache.waitUntilIndexLoaded()
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(names == [SHA256.hexDigest("../../etc/passwd".utf8)])
         #expect(DiskCache.fileName(forKey: "abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
@@ -59,6 +61,7 @@ struct DiskCacheTests {
         #expect(cache.count == 1)
         cache.removeAll()
         #expect(cache.count == 0 && cache.totalSize == 0)
+        cache.waitUntilIndexLoaded()
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
@@ -91,6 +94,7 @@ struct DiskCacheTests {
         for index in 0..<6 { try cache.setData(bytes(10), forKey: "k\(index)") }
         #expect(cache.count == 4)
         #expect((0..<6).filter { cache.contains("k\($0)") } == [2, 3, 4, 5])
+        cache.waitUntilIndexLoaded()
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 4)
     }
 

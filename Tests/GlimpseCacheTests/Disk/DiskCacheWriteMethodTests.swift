@@ -32,6 +32,8 @@ struct DiskCacheWriteMethodTests {
         #expect(cache.metadata(forKey: "https://example.com/a.png")?.etag == "\"3\"")
         #expect(cache.data(forKey: "https://example.com/b.png") == Data(bytes(400, seed: 2)))
         #expect(cache.count == 2)
+        // The initial scan probes the directory with a scratch file of its own; let it finish.
+        cache.waitUntilIndexLoaded()
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(Set(names) == Set(["https://example.com/a.png", "https://example.com/b.png"].map(DiskCache.fileName(forKey:))))
 
