@@ -140,6 +140,9 @@ struct DiskCacheBatchTests {
         for index in 0..<8 { #expect(cache.data(forKey: "k\(index)") == Data(payload(index))) }
         let reopened = try open(directory)
         for index in 0..<8 { #expect(reopened.data(forKey: "k\(index)") == Data(payload(index))) }
+        // Both initial scans probe the directory with scratch files of their own; let them finish.
+        cache.waitUntilIndexLoaded()
+        reopened.waitUntilIndexLoaded()
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".tmp-") }
         #expect(leftovers.isEmpty)
     }

@@ -63,6 +63,7 @@ struct DiskCacheProcessTests {
             #expect(StressPayload.isValid(entry.data, key: "k\(index)"))
             #expect(entry.metadata.etag == "A" || entry.metadata.etag == "B")
         }
+        reader.waitUntilIndexLoaded()
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".tmp-") }
         #expect(leftovers.isEmpty)
     }
