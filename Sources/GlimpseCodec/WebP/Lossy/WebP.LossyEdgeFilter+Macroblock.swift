@@ -6,6 +6,33 @@
 /// shift of the filter counts as a loop until LLVM vectorises it; one function
 /// for every edge left the loads and stores as calls.
 extension WebP.LossyEdgeFilter {
+    /// Every edge of one macroblock under the normal filter, in libwebp's order: left
+    /// edge, inner vertical edges, top edge, inner horizontal edges (RFC 6386 §15.1),
+    /// luma and chroma together. The decoder's rows and the encoder's reconstruction
+    /// both filter through it, so the two cannot drift apart. `limit` is the inner
+    /// edges' limit; the macroblock edges use `limit + 4`.
+    static func normalMacroblock(y: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>,
+                                 v: UnsafeMutablePointer<UInt8>, lumaStride ys: Int, chromaStride cs: Int,
+                                 limit: Int32, interior: Int32, hevThreshold hev: Int32,
+                                 hasLeft: Bool, hasTop: Bool, filtersInnerEdges inner: Bool) {
+        if hasLeft {
+            lumaLeftEdge(y, stride: ys, limit: limit &+ 4, interior: interior, hevThreshold: hev)
+            chromaLeftEdge(u, v, stride: cs, limit: limit &+ 4, interior: interior, hevThreshold: hev)
+        }
+        if inner {
+            lumaInnerVerticalEdges(y, stride: ys, limit: limit, interior: interior, hevThreshold: hev)
+            chromaInnerVerticalEdge(u, v, stride: cs, limit: limit, interior: interior, hevThreshold: hev)
+        }
+        if hasTop {
+            lumaTopEdge(y, stride: ys, limit: limit &+ 4, interior: interior, hevThreshold: hev)
+            chromaTopEdge(u, v, stride: cs, limit: limit &+ 4, interior: interior, hevThreshold: hev)
+        }
+        if inner {
+            lumaInnerHorizontalEdges(y, stride: ys, limit: limit, interior: interior, hevThreshold: hev)
+            chromaInnerHorizontalEdge(u, v, stride: cs, limit: limit, interior: interior, hevThreshold: hev)
+        }
+    }
+
     // MARK: Normal filter, luma (16 pixels along each edge)
 
     /// The macroblock edge above the row at `p` (RFC 6386 §15.3; libwebp's `VFilter16`).

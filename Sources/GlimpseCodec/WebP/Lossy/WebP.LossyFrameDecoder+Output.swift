@@ -24,23 +24,9 @@ extension WebP.LossyFrameDecoder {
             }
             let u = cacheU + (chromaMargin &* cs &+ mbX &* 8)
             let v = cacheV + (chromaMargin &* cs &+ mbX &* 8)
-            let interior = info.interiorLimit, hev = info.hevThreshold
-            if mbX > 0 {
-                F.lumaLeftEdge(y, stride: ys, limit: limit &+ 4, interior: interior, hevThreshold: hev)
-                F.chromaLeftEdge(u, v, stride: cs, limit: limit &+ 4, interior: interior, hevThreshold: hev)
-            }
-            if inner {
-                F.lumaInnerVerticalEdges(y, stride: ys, limit: limit, interior: interior, hevThreshold: hev)
-                F.chromaInnerVerticalEdge(u, v, stride: cs, limit: limit, interior: interior, hevThreshold: hev)
-            }
-            if mbY > 0 {
-                F.lumaTopEdge(y, stride: ys, limit: limit &+ 4, interior: interior, hevThreshold: hev)
-                F.chromaTopEdge(u, v, stride: cs, limit: limit &+ 4, interior: interior, hevThreshold: hev)
-            }
-            if inner {
-                F.lumaInnerHorizontalEdges(y, stride: ys, limit: limit, interior: interior, hevThreshold: hev)
-                F.chromaInnerHorizontalEdge(u, v, stride: cs, limit: limit, interior: interior, hevThreshold: hev)
-            }
+            F.normalMacroblock(y: y, u: u, v: v, lumaStride: ys, chromaStride: cs, limit: limit,
+                               interior: info.interiorLimit, hevThreshold: info.hevThreshold,
+                               hasLeft: mbX > 0, hasTop: mbY > 0, filtersInnerEdges: inner)
         }
     }
 

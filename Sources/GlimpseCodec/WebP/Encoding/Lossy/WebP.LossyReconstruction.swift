@@ -80,23 +80,9 @@ extension WebP {
                     let hev: Int32 = level >= 40 ? 2 : level >= 15 ? 1 : 0
                     let y = yPlane + (mbY * 16 * ys + mbX * 16)
                     let u = uPlane + (mbY * 8 * cs + mbX * 8), v = vPlane + (mbY * 8 * cs + mbX * 8)
-                    let inner = filtersInnerEdges[mbY * columns + mbX]
-                    if mbX > 0 {
-                        F.lumaLeftEdge(y, stride: ys, limit: limit + 4, interior: interior, hevThreshold: hev)
-                        F.chromaLeftEdge(u, v, stride: cs, limit: limit + 4, interior: interior, hevThreshold: hev)
-                    }
-                    if inner {
-                        F.lumaInnerVerticalEdges(y, stride: ys, limit: limit, interior: interior, hevThreshold: hev)
-                        F.chromaInnerVerticalEdge(u, v, stride: cs, limit: limit, interior: interior, hevThreshold: hev)
-                    }
-                    if mbY > 0 {
-                        F.lumaTopEdge(y, stride: ys, limit: limit + 4, interior: interior, hevThreshold: hev)
-                        F.chromaTopEdge(u, v, stride: cs, limit: limit + 4, interior: interior, hevThreshold: hev)
-                    }
-                    if inner {
-                        F.lumaInnerHorizontalEdges(y, stride: ys, limit: limit, interior: interior, hevThreshold: hev)
-                        F.chromaInnerHorizontalEdge(u, v, stride: cs, limit: limit, interior: interior, hevThreshold: hev)
-                    }
+                    F.normalMacroblock(y: y, u: u, v: v, lumaStride: ys, chromaStride: cs, limit: limit,
+                                       interior: interior, hevThreshold: hev, hasLeft: mbX > 0, hasTop: mbY > 0,
+                                       filtersInnerEdges: filtersInnerEdges[mbY * columns + mbX])
                 }
             }
         }
