@@ -43,15 +43,7 @@ extension WebP.LossyFrameDecoder {
         let chromaBase = 8 &* mbY &- chromaMargin
         while nextOutputRow < lumaFinal {
             let row = nextOutputRow
-            let near: Int, far: Int
-            if row == 0 {
-                near = 0; far = 0
-            } else if row & 1 == 1 {
-                near = (row &- 1) >> 1
-                far = (row &+ 1) >> 1 < chromaHeight ? (row &+ 1) >> 1 : near
-            } else {
-                near = row >> 1; far = near &- 1
-            }
+            let (near, far) = WebP.LossyUpsampler.chromaRows(forLumaRow: row, chromaHeight: chromaHeight)
             guard Swift.max(near, far) < chromaFinal else { break }
             let lumaRow = cacheY + (row &- lumaBase) &* lumaStride
             let nearOffset = (near &- chromaBase) &* chromaStride, farOffset = (far &- chromaBase) &* chromaStride

@@ -28,6 +28,19 @@
 /// chroma rows.
 extension WebP {
     enum LossyUpsampler {
+        /// The nearer and the farther chroma row of luma `row` for fancy upsampling
+        /// (libwebp's `UpsampleRgbaLinePair`): row 0 uses chroma row 0 twice; an odd row
+        /// the chroma rows above and below it (the last twice), an even row its own and
+        /// the one above.
+        static func chromaRows(forLumaRow row: Int, chromaHeight: Int) -> (near: Int, far: Int) {
+            if row == 0 { return (0, 0) }
+            if row & 1 == 1 {
+                let near = (row &- 1) >> 1
+                return (near, (row &+ 1) >> 1 < chromaHeight ? (row &+ 1) >> 1 : near)
+            }
+            return (row >> 1, (row >> 1) &- 1)
+        }
+
         private typealias Lanes = SIMD8<UInt16>
         private typealias SignedLanes = SIMD8<Int16>
 

@@ -43,16 +43,7 @@ extension WebP {
                             guard let yBase = yBuffer.baseAddress, let uBase = uBuffer.baseAddress,
                                   let vBase = vBuffer.baseAddress, let out = outBuffer.baseAddress else { return }
                             for row in 0..<height {
-                                // The nearer and the farther chroma row, as the decoder's `emitRows` picks them.
-                                let near: Int, far: Int
-                                if row == 0 {
-                                    (near, far) = (0, 0)
-                                } else if row & 1 == 1 {
-                                    near = (row - 1) >> 1
-                                    far = (row + 1) >> 1 < chromaHeight ? (row + 1) >> 1 : near
-                                } else {
-                                    (near, far) = (row >> 1, (row >> 1) - 1)
-                                }
+                                let (near, far) = LossyUpsampler.chromaRows(forLumaRow: row, chromaHeight: chromaHeight)
                                 LossyUpsampler.convertRow(y: yBase + row * lumaStride,
                                                           nearU: uBase + near * chromaStride, nearV: vBase + near * chromaStride,
                                                           farU: uBase + far * chromaStride, farV: vBase + far * chromaStride,
