@@ -220,8 +220,7 @@ public enum FuzzChecks {
     /// JPEG settings derived from the input's hash (quality, subsampling,
     /// optimised tables, progressive, restart rows, alpha handling).
     public static func jpegOptions(for bytes: [UInt8]) -> JPEG.EncodingOptions {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hash = fnv1a(bytes)
         let subsamplings = JPEG.EncodingOptions.Subsampling.allCases
         return JPEG.EncodingOptions(
             quality: 1 + Int(hash % 100), subsampling: subsamplings[Int((hash >> 8) % UInt64(subsamplings.count))],
@@ -252,8 +251,7 @@ public enum FuzzChecks {
     /// Chunk boundaries derived from the input's own FNV-1a hash: reproducible
     /// for a given input, different across inputs.
     public static func splitPoints(_ bytes: [UInt8]) -> [Range<Int>] {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var hash = fnv1a(bytes)
         var ranges: [Range<Int>] = []
         var position = 0
         while position < bytes.count {
