@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Minimal-container smoke test (run by .ci/run; needs root for mount and chroot).
 #
-# 1. Builds the `glimpse` CLI and the codec-only `glimpse-codec-smoke` in release with
-#    --static-swift-stdlib (scratch path .build-static, so the debug build in .build is untouched).
+# 1. Builds the codec-only `glimpse-codec-smoke` in release with --static-swift-stdlib (scratch
+#    path .build-static, so the debug build in .build is untouched), and the `glimpse` CLI the
+#    same way (SMOKE_CLI=release, the default: what docs/Dockerfile.example ships), or, as CI
+#    does (SMOKE_CLI=debug-relink), relinks the debug objects of .build against the static
+#    runtime: the same program and the same libraries in the root, without a second compile.
 # 2. Codec-only stays lean: `ldd glimpse-codec-smoke` may list only libc, libm, libz, libstdc++,
 #    libgcc_s and the loader, and its stripped size must stay within the budget (8.5 MB:
 #    8 MB until the WebP encoder, ICC colour management and the AVIF container joined the
@@ -19,12 +22,14 @@
 # that the packages its runtime stage installs provide every library ldd lists.
 #
 # Environment: SCRATCH (default .build-static), CODEC_ONLY_BUDGET bytes (default 8500000),
+# SMOKE_CLI (release or debug-relink; default release),
 # KEEP_ROOT=1 leaves the root directory behind (unmounted) for inspection.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scratch=${SCRATCH:-.build-static}
 budget=${CODEC_ONLY_BUDGET:-8500000}
+cli_build=${SMOKE_CLI:-release}
 started=$SECONDS
 
 step() { printf '== %s (%ds)\n' "$*" "$((SECONDS - started))"; }
@@ -33,11 +38,37 @@ die() { printf 'smoke-container: FAIL: %s\n' "$*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "needs root (mount, chroot)"
 chroot=$(command -v chroot) || die "chroot not found"
 
-step "release build, static Swift runtime"
-for product in glimpse glimpse-codec-smoke; do
-    swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product"
-done
-bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
+step "release build of the codec-only program, static Swift runtime"
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product glimpse-codec-smoke
+codec_bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
+case "$cli_build" in
+release)
+    step "release build of the CLI, static Swift runtime"
+    swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product glimpse
+    cli_bin=$codec_bin
+    ;;
+debug-relink)
+    # `--static-swift-stdlib` changes only the link, so SwiftPM relinks the debug objects
+    # of .build without compiling anything (about 20 s, where the release build of the CLI
+    # takes minutes). The objects were compiled against the shared runtime's module files,
+    # whose autolink entries name the shared Foundation, so the static archives Foundation
+    # needs are named here: every static archive of the toolchain's runtime, in one group
+    # (the linker takes only the members it needs; a toolchain that splits Foundation
+    # further is still covered), and libcurl, which FoundationNetworking calls.
+    step "static relink of the debug CLI"
+    static_runtime=$(dirname "$(dirname "$(command -v swiftc)")")/lib/swift_static/linux
+    [ -d "$static_runtime" ] || die "no static Swift runtime at $static_runtime"
+    group=(-Xlinker --start-group)
+    for archive in "$static_runtime"/lib*.a; do
+        library=$(basename "$archive" .a)
+        group+=(-Xlinker "-l${library#lib}")
+    done
+    group+=(-Xlinker -lcurl -Xlinker --end-group)
+    swift build --static-swift-stdlib --product glimpse "${group[@]}"
+    cli_bin=$(swift build --show-bin-path)
+    ;;
+*) die "SMOKE_CLI must be release or debug-relink, not $cli_build" ;;
+esac
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/glimpse-smoke.XXXXXX")
 root=$work/root
@@ -70,14 +101,13 @@ trap 'exit 130' INT TERM
 
 step "codec-only: shared libraries and size"
 allowed='^(linux-vdso\.so\.1|libc\.so\.6|libm\.so\.6|libz\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1|ld-linux[-a-z0-9_.]*\.so\.[0-9]+)$'
-extra=$(ldd "$bin/glimpse-codec-smoke" | awk '{ print $1 }' | xargs -n1 basename | grep -Ev "$allowed" || true)
+extra=$(ldd "$codec_bin/glimpse-codec-smoke" | awk '{ print $1 }' | xargs -n1 basename | grep -Ev "$allowed" || true)
 [ -z "$extra" ] || die "glimpse-codec-smoke links more than libc/libm/libz/libstdc++/libgcc_s: $(echo $extra)"
 mkdir -p "$work/stripped"
-for executable in glimpse glimpse-codec-smoke; do
-    strip -o "$work/stripped/$executable" "$bin/$executable"
-done
+strip -o "$work/stripped/glimpse" "$cli_bin/glimpse"
+strip -o "$work/stripped/glimpse-codec-smoke" "$codec_bin/glimpse-codec-smoke"
 size() { stat -c %s "$1"; }
-printf 'size,%s,stripped,%d,bytes\n' glimpse "$(size "$work/stripped/glimpse")" \
+printf 'size,%s,stripped,%d,bytes\n' "glimpse ($cli_build)" "$(size "$work/stripped/glimpse")" \
     glimpse-codec-smoke "$(size "$work/stripped/glimpse-codec-smoke")"
 [ "$(size "$work/stripped/glimpse-codec-smoke")" -le "$budget" ] \
     || die "glimpse-codec-smoke is $(size "$work/stripped/glimpse-codec-smoke") bytes stripped, over the $budget budget"
@@ -93,7 +123,7 @@ provided=$(apt-cache depends --recurse --no-recommends --no-suggests --no-confli
 # dpkg knows a file by one of its names: the listed one or the resolved one, with or without /usr
 # (merged /usr). One dpkg call for them all: each reads dpkg's whole database.
 names() { local resolved; resolved=$(readlink -f "$1"); printf '%s\n' "$1" "${1#/usr}" "/usr$1" "$resolved" "${resolved#/usr}" "/usr$resolved"; }
-libraries=$(ldd "$bin/glimpse" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+libraries=$(ldd "$cli_bin/glimpse" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
 # shellcheck disable=SC2046 # one word per path
 owners=$(dpkg -S $(for library in $libraries; do names "$library"; done | sort -u) 2>/dev/null || true)
 for library in $libraries; do
@@ -112,7 +142,7 @@ mkdir -p "$root/usr/local/bin" "$root/proc" "$root/tmp" "$root/images" "$root/et
 cp "$work/stripped/glimpse" "$work/stripped/glimpse-codec-smoke" "$root/usr/local/bin/"
 # Exactly what ldd lists, at the path it resolved (the loader at its absolute path), symlinks
 # followed: `name => /path (addr)` or `/loader (addr)`.
-{ ldd "$bin/glimpse"; ldd "$bin/glimpse-codec-smoke"; } \
+{ ldd "$cli_bin/glimpse"; ldd "$codec_bin/glimpse-codec-smoke"; } \
     | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' | sort -u \
     | while read -r library; do
         mkdir -p "$root$(dirname "$library")"
