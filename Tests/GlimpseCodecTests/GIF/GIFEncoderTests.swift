@@ -105,7 +105,30 @@ import TestSupport
                 }
             }
             #expect(position == count)
-            #expect(Array(output.dropFirst(GIF.LZWDecoder.literalPrefix)) == indices)
+            #expect(Array(output[GIF.LZWDecoder.literalPrefix..<GIF.LZWDecoder.literalPrefix + count]) == indices)
+        }
+    }
+
+    /// Long strings cut by the end of the output: the decoder writes whole words past it
+    /// (into the buffer's tail slack) and reports exactly `count` bytes, the first `count`
+    /// of what was encoded, whichever code crosses the end.
+    @Test func lzwStopsExactlyAtTheEndOfTheOutput() throws {
+        let indices = (0..<30_000).map { UInt8(truncatingIfNeeded: ($0 / 700) % 3) }
+        let data = GIF.LZWEncoder.encode(indices, minimumCodeSize: 2)
+        for count in [1, 7, 8, 9, 4095, 10_001, 29_999] {
+            var decoder = try GIF.LZWDecoder(minimumCodeSize: 2)
+            var output = GIF.LZWDecoder.makeBuffer(count: count)
+            var position = 0
+            try data.withDecodingBytes { (raw) throws(ImageDecodingError) in
+                try output.withUnsafeMutableBufferPointer { (buffer) throws(ImageDecodingError) in
+                    guard let base = buffer.baseAddress else { return }
+                    try decoder.decode(raw, into: base + GIF.LZWDecoder.literalPrefix, count: count, position: &position)
+                    // Data after a full output is ignored.
+                    try decoder.decode(raw, into: base + GIF.LZWDecoder.literalPrefix, count: count, position: &position)
+                }
+            }
+            #expect(position == count)
+            #expect(Array(output[GIF.LZWDecoder.literalPrefix..<GIF.LZWDecoder.literalPrefix + count]) == Array(indices[..<count]))
         }
     }
 

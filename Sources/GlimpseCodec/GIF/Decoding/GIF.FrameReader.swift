@@ -164,7 +164,7 @@ extension GIF {
             self.canvas = canvas
             if isDecoded {
                 let count = descriptor.width &* descriptor.height
-                if indices.count < LZWDecoder.literalPrefix &+ count {
+                if indices.count < LZWDecoder.bufferSize(count: count) {
                     indices = []
                     indices = LZWDecoder.makeBuffer(count: count)
                 }

@@ -16,14 +16,22 @@ extension GIF {
         static let tableSize = 4096
         /// Bytes before the output that must hold 0, 1, …, 255 (see ``makeBuffer(count:)``).
         static let literalPrefix = 256
+        /// Bytes after the output that a code's copy may write past its end: the longest
+        /// string (one per table entry) and a word. With them every copy is whole words and
+        /// the loop never asks how much room is left, only whether the output is full.
+        static let tailSlack = tableSize + 8
 
-        /// A buffer for ``decode(_:into:count:position:)``: the literal prefix
-        /// followed by `count` bytes of output, which start at ``literalPrefix``.
+        /// A buffer for ``decode(_:into:count:position:)``: the literal prefix, `count`
+        /// bytes of output, which start at ``literalPrefix``, then ``tailSlack`` bytes that
+        /// hold nothing of meaning.
         static func makeBuffer(count: Int) -> [UInt8] {
-            var buffer = [UInt8](repeating: 0, count: literalPrefix + count)
+            var buffer = [UInt8](repeating: 0, count: bufferSize(count: count))
             for i in 0..<literalPrefix { buffer[i] = UInt8(truncatingIfNeeded: i) }
             return buffer
         }
+
+        /// The size of the buffer ``makeBuffer(count:)`` makes for `count` bytes of output.
+        static func bufferSize(count: Int) -> Int { literalPrefix &+ count &+ tailSlack }
 
         /// What survives between calls.
         private struct State: Sendable {
@@ -69,8 +77,9 @@ extension GIF {
             for literal in 0..<clearCode {
                 table[literal] = Self.entry(start: literal - Self.literalPrefix, length: 1)
             }
+            // Both zero-length; the end code's start is 1, so the clear code is the one zero entry.
             table[clearCode] = 0
-            table[clearCode + 1] = 0
+            table[clearCode + 1] = Self.entry(start: 1, length: 0)
         }
 
         @inline(__always)
@@ -83,16 +92,16 @@ extension GIF {
         /// after the end code).
         ///
         /// `output` must point ``literalPrefix`` bytes into a buffer made by
-        /// ``makeBuffer(count:)`` with at least `count` bytes of output.
+        /// ``makeBuffer(count:)`` with at least `count` bytes of output (and the
+        /// ``tailSlack`` after them).
         mutating func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutablePointer<UInt8>,
                              count: Int, position: inout Int) throws(ImageDecodingError) {
             guard !state.sawEndCode, position < count, !input.isEmpty else { return }
             var state = self.state
             var pos = position
-            let clear = clearCode
             let badCode: Int = table.withUnsafeMutableBufferPointer { table in
                 guard let table = table.baseAddress else { return -1 }
-                return Self.run(&state, clear: clear, input, output, count: count, position: &pos, table: table)
+                return Self.run(&state, input, output, count: count, position: &pos, table: table)
             }
             self.state = state
             position = pos
@@ -103,27 +112,31 @@ extension GIF {
         /// Returns a code that is not in the table, or -1.
         ///
         /// `table` points to 4096 entries, and every index used is a code below
-        /// 4096; `output` has `count` bytes after the literal prefix, and every
-        /// write is below `count`.
-        private static func run(_ state: inout State, clear: Int, _ input: UnsafeRawBufferPointer,
+        /// 4096; `output` has `count` bytes after the literal prefix and ``tailSlack``
+        /// after them, and every write is below `count + tailSlack` (a string is at most
+        /// 4096 bytes, written whole from a position below `count`).
+        private static func run(_ state: inout State, _ input: UnsafeRawBufferPointer,
                                 _ output: UnsafeMutablePointer<UInt8>, count: Int, position: inout Int,
                                 table: UnsafeMutablePointer<UInt64>) -> Int {
             var bits = state.bitBuffer, available = state.bitCount, size = state.codeSize
             var mask = UInt64(1) << UInt64(size) &- 1
+            // The `next` at which codes grow a bit; -1, which `next` never is, once they are 12 bits.
+            var growAt = size < 12 ? 1 << size : -1
             var next = state.nextCode, prevStart = state.previousStart
             var prevLength = state.previousLength
             var pos = position
             var index = 0
-            let inputCount = input.count
+            // The last index at which a whole word can be read.
+            let wordLimit = input.count &- 8
             defer {
                 state.bitBuffer = bits; state.bitCount = available; state.codeSize = size
                 state.nextCode = next; state.previousStart = prevStart; state.previousLength = prevLength
-                position = pos
+                position = min(pos, count)
             }
             while true {
                 // Refill: 7 bytes at once when there is room, else byte by byte.
                 if available < size {
-                    if index &+ 8 <= inputCount {
+                    if index <= wordLimit {
                         let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
                         let take = (63 &- available) >> 3
                         bits |= (word & ((UInt64(1) << UInt64(take &* 8)) &- 1)) << UInt64(available)
@@ -131,7 +144,7 @@ extension GIF {
                         index &+= take
                     } else {
                         while available < size {
-                            guard index < inputCount else { return -1 }
+                            guard index < input.count else { return -1 }
                             bits |= UInt64(input[index]) << UInt64(available)
                             available &+= 8
                             index &+= 1
@@ -148,10 +161,11 @@ extension GIF {
                     let entry = table[code]
                     length = Int(truncatingIfNeeded: entry & 0xFFFF)
                     if length == 0 {
-                        if code == clear {
-                            size = clear.trailingZeroBitCount &+ 1
+                        if entry == 0 {  // the clear code
+                            size = code.trailingZeroBitCount &+ 1
                             mask = UInt64(1) << UInt64(size) &- 1
-                            next = clear &+ 2
+                            growAt = 1 << size
+                            next = code &+ 2
                             prevLength = 0
                             continue
                         }
@@ -170,34 +184,33 @@ extension GIF {
                 // The source string lies before `pos` (in the prefix or earlier output;
                 // for KwKwK all but its last byte, which is the source's first byte), and
                 // this copy writes only at `pos` and after, so it never reads its own output.
-                let room = count &- pos
-                let n = min(length, room)
-                if pos &+ n &+ 8 <= count {
-                    // Whole words; the bytes past the string are rewritten by later codes.
-                    let to = UnsafeMutableRawPointer(output + pos)
-                    let from = UnsafeRawPointer(output + source)
-                    var i = 0
-                    repeat {
-                        to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self),
-                                      toByteOffset: i, as: UInt64.self)
-                        i &+= 8
-                    } while i < n
-                } else {
-                    var i = 0
-                    while i < n { output[pos &+ i] = output[source &+ i]; i &+= 1 }
-                }
-                if code == next, length <= room { output[pos &+ length &- 1] = output[prevStart] }
+                // Whole words, into the tail slack at the end; the bytes past the string are
+                // rewritten by later codes.
+                let to = UnsafeMutableRawPointer(output + pos)
+                let from = UnsafeRawPointer(output + source)
+                var i = 0
+                repeat {
+                    to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self),
+                                  toByteOffset: i, as: UInt64.self)
+                    i &+= 8
+                } while i < length
+                if code == next { output[pos &+ length &- 1] = output[prevStart] }
                 if prevLength > 0, next < tableSize {
                     table[next] = entry(start: prevStart, length: prevLength &+ 1)
                     next &+= 1
                 }
-                prevStart = pos
-                prevLength = length
-                pos &+= n
-                if next == 1 << size, size < 12 {
+                // Checked after every code, not only after an entry is added: with a minimum
+                // code size of 1, `next` starts at the growth point right after a clear code.
+                if next == growAt {
                     size &+= 1
                     mask = UInt64(1) << UInt64(size) &- 1
+                    growAt = size < 12 ? 1 << size : -1
                 }
+                prevStart = pos
+                prevLength = length
+                pos &+= length
+                // A string cut at the end of the output leaves `pos` past `count`; the
+                // caller sees `count` (the `defer`).
                 if pos >= count { return -1 }
             }
         }
