@@ -70,6 +70,8 @@ public final class ImageCache: Sendable {
     /// Readers waiting for the read in flight of a key; each gets `.some(entry or nil)`.
     private let reads = Lock<[String: [CheckedContinuation<ImageDataEntry??, Never>]]>([:])
     private let counters = Lock(Counters())
+    /// Fetch claims being released (`ImageCache+FetchClaims.swift`).
+    let claimReleases = Lock(ClaimReleases())
 
     /// - Parameters:
     ///   - memory: the memory tier.
