@@ -103,6 +103,35 @@ struct FleetSingleFlightTests {
         await client.shutdown()
     }
 
+    @Test("A waiter gets the holder's entry: loadData (the prefetcher's) answers shared, with no origin request")
+    func waiterGetsTheHoldersEntry() async throws {
+        let server = try await RedisServer()
+        defer { server.stop() }
+        let origin = try LoopbackHTTPServer()
+        defer { origin.shutdown() }
+        let image = try Fixtures.bytes("png/ct6-d08-seq.png")
+        origin.setRoute("/a.png", .fixed(.ok(image, contentType: "image/png")))
+        let url = origin.url("/a.png")
+        let configuration = RedisDataTier.Configuration(lockTimeToLive: .seconds(120), lockWait: .seconds(60))
+        let instance = try Instance(redis: server.configuration, tier: configuration)
+        // Another process holds the claim…
+        let holder = RedisDataTier(client: RedisClient(configuration: server.configuration), configuration: configuration)
+        let held = try #require(await holder.lock(forKey: url.absoluteString))
+        let waiter = Task { try await instance.pipeline.loadData(url) }
+        // …until its entry is written and its lock released (the waiter may not have asked yet:
+        // then it finds the entry at once).
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(await holder.write(ImageDataEntry(key: url.absoluteString, data: image,
+                                                  metadata: ImageDataMetadata(contentType: "image/png"))))
+        await holder.release(held)
+        let tier = try await waiter.value
+        #expect(tier == .shared || tier == .disk, "served by the holder's entry, not the origin: \(tier)")
+        #expect(origin.requests.isEmpty)
+        #expect(try await instance.pipeline.load(url).tier == .shared, "the entry is in Redis for loads too")
+        await instance.shutdown()
+        await holder.client.shutdown()
+    }
+
     @Test("A claim taken after the entry appeared is given back and the entry read: no second origin request")
     func claimAfterStore() async throws {
         let server = try await RedisServer()
