@@ -1,16 +1,9 @@
 import Glimpse
 
 extension RedisDataTier {
-    /// A fetch lock held in Redis: its key and the random token that proves it is ours.
-    public struct Lock: Sendable, Equatable {
-        public let key: String
-        public let token: String
-
-        public init(key: String, token: String) {
-            self.key = key
-            self.token = token
-        }
-    }
+    /// A fetch lock held in Redis: its key and the random token that proves it is ours; the
+    /// same value the pipeline's claims carry (``claimFetch(forKey:awaiting:)``).
+    public typealias Lock = ImageDataFetchClaim
 
     /// Where ``entry(forKey:fetchingWith:)``'s entry came from.
     public enum Source: String, Sendable, Equatable {
