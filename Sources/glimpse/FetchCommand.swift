@@ -83,6 +83,12 @@ struct FetchCommand: AsyncParsableCommand {
         """)
     var sharedCacheLockWait: Double = 3
 
+    @Option(help: "Milliseconds the shared cache may take to connect (default 50).")
+    var sharedCacheConnectTimeout: Int?
+
+    @Option(help: "Milliseconds the shared cache may take to answer a command (default 100).")
+    var sharedCacheCommandTimeout: Int?
+
     @Option(help: "Prefix of every key the shared cache writes, so several caches share one Redis.")
     var sharedCacheNamespace: String = RedisDataTier.Configuration().namespace
 
@@ -102,6 +108,10 @@ struct FetchCommand: AsyncParsableCommand {
         guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
         if let thumbnail { _ = try PipelineSupport.thumbnail(thumbnail) }
         if cacheOnly, noCache { throw ValidationError("--cache-only and --no-cache exclude each other") }
+        for timeout in [sharedCacheConnectTimeout, sharedCacheCommandTimeout].compactMap({ $0 })
+        where !(1...60_000).contains(timeout) {
+            throw ValidationError("--shared-cache-connect-timeout and --shared-cache-command-timeout must be 1 to 60000 ms")
+        }
         guard sharedCacheLockWait >= 0, sharedCacheLockWait <= 3600 else {
             throw ValidationError("--shared-cache-lock-wait must be between 0 and 3600 seconds")
         }
@@ -128,8 +138,12 @@ struct FetchCommand: AsyncParsableCommand {
         defer { downloader.invalidate() }
         let tierConfiguration = RedisDataTier.Configuration(namespace: sharedCacheNamespace,
                                                             lockWait: .milliseconds(Int(sharedCacheLockWait * 1000)))
-        let shared = sharedCache.flatMap(RedisClient.Configuration.init(url:)).map {
-            RedisDataTier(client: RedisClient(configuration: $0), configuration: tierConfiguration)
+        let connectTimeout = sharedCacheConnectTimeout, commandTimeout = sharedCacheCommandTimeout
+        let shared = sharedCache.flatMap(RedisClient.Configuration.init(url:)).map { parsed in
+            var clientConfiguration = parsed
+            if let connectTimeout { clientConfiguration.connectTimeout = .milliseconds(connectTimeout) }
+            if let commandTimeout { clientConfiguration.commandTimeout = .milliseconds(commandTimeout) }
+            return RedisDataTier(client: RedisClient(configuration: clientConfiguration), configuration: tierConfiguration)
         }
         var cache = ImageCache(disk: disk)
         if let shared {

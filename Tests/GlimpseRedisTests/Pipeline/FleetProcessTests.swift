@@ -27,8 +27,11 @@ struct FleetProcessTests {
                 "--shared-cache", "redis://127.0.0.1:\(server.port)",
                 "--cache-dir", root.appendingPathComponent("instance-\(index)").path,
                 "--concurrency", "16",
-                // Long enough that a stalled holder on a loaded machine is still waited for.
+                // Long enough that a stalled holder on a loaded machine is still waited for, and
+                // timeouts wide enough that a stalled debug process does not open the breaker
+                // (which would make it fetch for itself).
                 "--shared-cache-lock-wait", "60",
+                "--shared-cache-connect-timeout", "1000", "--shared-cache-command-timeout", "2000",
             ])
         }
         var tiers: [String: Int] = [:]
