@@ -23,16 +23,18 @@ extension RedisDataTier {
     public func claimFetch(forKey key: String, awaiting keys: [String]) async -> ImageDataFetchCoordination {
         let awaited = keys.isEmpty ? [key] : keys
         let claim = ImageDataFetchClaim(key: lockKey(key), token: Self.lockToken())
-        let exists = RESP.Command(arguments: [Array("EXISTS".utf8)] + awaited.map { Array(entryKey($0).utf8) })
         let set = RESP.Command("SET", claim.key, claim.token, "NX", "PX", configuration.lockTimeToLive.redisMilliseconds)
-        guard let replies = try? await client.send([set, exists]), replies.count == 2 else { return .uncoordinated }
+        let exists = existsCommands(awaited)
+        guard let replies = try? await client.send([set] + exists), replies.count == 1 + exists.count else {
+            return .uncoordinated
+        }
         let taken: Bool
         switch replies[0].withoutAttributes {
         case .simpleString: taken = true
         case .null: taken = false
         default: return .uncoordinated  // an error reply (a read-only replica, an ACL): no coordination
         }
-        if case .integer(let count) = replies[1].withoutAttributes, count > 0 {
+        if Self.anyExists(replies.dropFirst()) {
             if taken { releaseInBackground(claim) }
             return .stored
         }
@@ -49,7 +51,7 @@ extension RedisDataTier {
     private func waitForStored(_ keys: [String], lockKey: String) async -> ImageDataFetchCoordination {
         let clock = ContinuousClock()
         let deadline = clock.now + configuration.lockWait
-        let exists = RESP.Command(arguments: [Array("EXISTS".utf8)] + keys.map { Array(entryKey($0).utf8) })
+        let commands = existsCommands(keys) + [RESP.Command("EXISTS", lockKey)]
         var interval = configuration.lockPollInterval
         while clock.now < deadline {
             do {
@@ -58,13 +60,27 @@ extension RedisDataTier {
                 return .uncoordinated
             }
             interval = min(interval * 2, max(configuration.maximumLockPollInterval, configuration.lockPollInterval))
-            guard let replies = try? await client.send([exists, RESP.Command("EXISTS", lockKey)]), replies.count == 2 else {
+            guard let replies = try? await client.send(commands), replies.count == commands.count,
+                  let lock = replies.last else {
                 return .uncoordinated
             }
-            if case .integer(let count) = replies[0].withoutAttributes, count > 0 { return .stored }
-            if replies[1].withoutAttributes == .integer(0) { return .uncoordinated }
+            if Self.anyExists(replies.dropLast()) { return .stored }
+            if lock.withoutAttributes == .integer(0) { return .uncoordinated }
         }
         return .uncoordinated
+    }
+
+    /// One `EXISTS` per entry key, pipelined in the same round trip: a multi-key `EXISTS` fails
+    /// with CROSSSLOT where keys of different hash slots meet (a cluster behind a proxy).
+    private func existsCommands(_ keys: [String]) -> [RESP.Command] {
+        keys.map { RESP.Command("EXISTS", entryKey($0)) }
+    }
+
+    private static func anyExists(_ replies: some Sequence<RESP.Value>) -> Bool {
+        replies.contains { reply in
+            if case .integer(let count) = reply.withoutAttributes { return count > 0 }
+            return false
+        }
     }
 
     /// A random token (128 bits, hex) that proves a lock is this holder's.
