@@ -77,6 +77,21 @@ struct FetchCommand: AsyncParsableCommand {
         """)
     var sharedCache: String?
 
+    @Option(help: """
+        Seconds an instance waits for the image another instance is fetching (the shared cache's \
+        single-flight lock) before fetching it itself.
+        """)
+    var sharedCacheLockWait: Double = 3
+
+    @Option(help: "Milliseconds the shared cache may take to connect (default 50).")
+    var sharedCacheConnectTimeout: Int?
+
+    @Option(help: "Milliseconds the shared cache may take to answer a command (default 100).")
+    var sharedCacheCommandTimeout: Int?
+
+    @Option(help: "Prefix of every key the shared cache writes, so several caches share one Redis.")
+    var sharedCacheNamespace: String = RedisDataTier.Configuration().namespace
+
     @Option(help: "Write the pipeline's and the downloader's log records at this level and above to standard error (trace, debug, info).")
     var logLevel: LogLevelArgument?
 
@@ -93,6 +108,13 @@ struct FetchCommand: AsyncParsableCommand {
         guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
         if let thumbnail { _ = try PipelineSupport.thumbnail(thumbnail) }
         if cacheOnly, noCache { throw ValidationError("--cache-only and --no-cache exclude each other") }
+        for timeout in [sharedCacheConnectTimeout, sharedCacheCommandTimeout].compactMap({ $0 })
+        where !(1...60_000).contains(timeout) {
+            throw ValidationError("--shared-cache-connect-timeout and --shared-cache-command-timeout must be 1 to 60000 ms")
+        }
+        guard sharedCacheLockWait >= 0, sharedCacheLockWait <= 3600 else {
+            throw ValidationError("--shared-cache-lock-wait must be between 0 and 3600 seconds")
+        }
         if let sharedCache, RedisClient.Configuration(url: sharedCache) == nil {
             throw ValidationError("--shared-cache must be redis://[user:password@]HOST:PORT[/DB]")
         }
@@ -114,7 +136,15 @@ struct FetchCommand: AsyncParsableCommand {
         if let metricsBackEnd { downloaderConfiguration.metricsFactory = metricsBackEnd }
         let downloader = ImageDownloader(configuration: downloaderConfiguration)
         defer { downloader.invalidate() }
-        let shared = sharedCache.flatMap(RedisClient.Configuration.init(url:)).map { RedisDataTier(client: RedisClient(configuration: $0)) }
+        let tierConfiguration = RedisDataTier.Configuration(namespace: sharedCacheNamespace,
+                                                            lockWait: .milliseconds(Int(sharedCacheLockWait * 1000)))
+        let connectTimeout = sharedCacheConnectTimeout, commandTimeout = sharedCacheCommandTimeout
+        let shared = sharedCache.flatMap(RedisClient.Configuration.init(url:)).map { parsed in
+            var clientConfiguration = parsed
+            if let connectTimeout { clientConfiguration.connectTimeout = .milliseconds(connectTimeout) }
+            if let commandTimeout { clientConfiguration.commandTimeout = .milliseconds(commandTimeout) }
+            return RedisDataTier(client: RedisClient(configuration: clientConfiguration), configuration: tierConfiguration)
+        }
         var cache = ImageCache(disk: disk)
         if let shared {
             let data: any ImageDataCaching = disk.map {
@@ -198,7 +228,9 @@ struct FetchCommand: AsyncParsableCommand {
         }
         progress.clear()
         if let shared {
-            // The loads waited for their data tier writes; Redis takes its own in the background.
+            // The loads waited for their data tier writes; Redis takes its own in the background,
+            // and the fetch claims' releases after them.
+            await pipeline.configuration.cache.fetchClaimsReleased()
             await shared.waitForBackgroundWrites()
             await shared.client.shutdown()
         }

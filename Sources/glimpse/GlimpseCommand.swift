@@ -27,6 +27,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             CacheCommand.self,
             DemoCommand.self,
             BenchPipelineCommand.self,
+            BenchSharedCacheCommand.self,
         ]
     )
 

@@ -3,7 +3,8 @@ import GlimpseCache
 extension ImageCache {
     /// The answer to ``ImageCache/query(_:tiers:)``.
     public struct Lookup: Sendable {
-        /// The tier that answered (``ImageTier/memory`` or ``ImageTier/disk``); `nil` on a miss.
+        /// The tier that answered (``ImageTier/memory``, ``ImageTier/disk``, or ``ImageTier/shared``
+        /// for the shared half of a ``LayeredDataTier``); `nil` on a miss.
         public var tier: ImageTier?
         /// The decoded image, when memory answered.
         public var image: Image?

@@ -23,7 +23,7 @@ public final class ImageCache: Sendable {
     /// tier of a ``LayeredDataTier`` is one.
     public var disk: DiskCache? { (((data as? LayeredDataTier)?.local ?? data) as? DiskDataTier)?.disk }
 
-    private struct Counters: Sendable {
+    struct Counters: Sendable {
         var dataHits = 0
         var misses = 0
         var coalesced = 0
@@ -69,7 +69,10 @@ public final class ImageCache: Sendable {
     static let writeOverhead = 1024
     /// Readers waiting for the read in flight of a key; each gets `.some(entry or nil)`.
     private let reads = Lock<[String: [CheckedContinuation<ImageDataEntry??, Never>]]>([:])
-    private let counters = Lock(Counters())
+    /// Hits, misses and errors (also counted by `ImageCache+Removing.swift`).
+    let counters = Lock(Counters())
+    /// Fetch claims being released (`ImageCache+FetchClaims.swift`).
+    let claimReleases = Lock(ClaimReleases())
 
     /// - Parameters:
     ///   - memory: the memory tier.
@@ -99,19 +102,34 @@ public final class ImageCache: Sendable {
         memory.image(forKey: key.memoryKey)
     }
 
-    /// Checks memory for the decoded image, then the data tier for the
-    /// original bytes, and reports which tier answered. Nothing is decoded:
-    /// that is the pipeline's work.
+    /// Checks memory for the decoded image, then the data tier (or the half of a
+    /// ``LayeredDataTier`` that `tiers` names) for the original bytes, and reports which
+    /// tier answered (``ImageTier/shared`` for a layered tier's shared half). Nothing is
+    /// decoded: that is the pipeline's work.
     public func query(_ key: ImageCacheKey, tiers: Tiers = .all) async -> Lookup {
         if tiers.contains(.memory), let image = memory.image(forKey: key.memoryKey) {
             return Lookup(tier: .memory, image: image)
         }
-        guard tiers.contains(.disk), data != nil else {
+        guard let (tier, whole, reportedAs) = dataTier(for: tiers) else {
             counters.withLock { $0.misses += 1 }
             return .miss
         }
-        guard let entry = await entry(forDataKey: key.base) else { return .miss }
-        return Lookup(tier: .disk, data: entry.data, metadata: entry.metadata)
+        let found: ImageDataEntry?
+        if whole {
+            found = await entry(forDataKey: key.base)
+        } else {
+            do throws(ImageDataTierError) {
+                found = try await tier.entry(forKey: key.base)
+            } catch {
+                found = nil
+                counters.withLock { $0.errors += 1 }
+            }
+            counters.withLock { counters in
+                if found != nil { counters.dataHits += 1 } else { counters.misses += 1 }
+            }
+        }
+        guard let entry = found else { return .miss }
+        return Lookup(tier: whole ? entry.tier : reportedAs, data: entry.data, metadata: entry.metadata)
     }
 
     /// The data tier's entry under `dataKey` (an original's ``ImageCacheKey/base`` or a
@@ -334,39 +352,6 @@ public final class ImageCache: Sendable {
                 }
                 gathering?.resume()
             }
-        }
-    }
-
-    // MARK: Removing
-
-    /// Removes the data tier's entry under `dataKey` (failures are counted, not thrown).
-    public func removeData(forDataKey dataKey: String) async {
-        guard let data else { return }
-        do throws(ImageDataTierError) {
-            try await data.removeEntry(forKey: dataKey)
-        } catch {
-            counters.withLock { $0.errors += 1 }
-        }
-    }
-
-    /// Removes `key`: its variant from memory, and its original bytes and processed variant
-    /// from the data tier.
-    public func remove(_ key: ImageCacheKey, from tiers: Tiers = .all) async {
-        if tiers.contains(.memory) { memory.removeImage(forKey: key.memoryKey) }
-        if tiers.contains(.disk) {
-            await removeData(forDataKey: key.base)
-            if !key.variant.isEmpty { await removeData(forDataKey: key.memoryKey) }
-        }
-    }
-
-    /// Empties the given tiers.
-    public func clear(_ tiers: Tiers = .all) async {
-        if tiers.contains(.memory) { memory.removeAllImages() }
-        guard tiers.contains(.disk), let data else { return }
-        do throws(ImageDataTierError) {
-            try await data.removeAllEntries()
-        } catch {
-            counters.withLock { $0.errors += 1 }
         }
     }
 

@@ -34,6 +34,12 @@
 ///   the call suspends until it is done.
 /// - **Cancellation** of the calling task may end a call early with a miss or
 ///   an error; a write that was started should still finish.
+/// - **Fetch claims** (``claimFetch(forKey:awaiting:)``) are for tiers shared by
+///   several processes: on a miss in every tier the pipeline asks for one before
+///   going to the origin, so that one process of a fleet fetches while the others
+///   wait for what it stores. A tier of one process keeps the defaults (no
+///   coordination). A claim must expire by itself (its holder may die), and the
+///   wait must be bounded and must suspend, never block.
 public protocol ImageDataCaching: Sendable {
     /// The entry stored under `key`; `nil` on a miss (none, expired or corrupt).
     func entry(forKey key: String) async throws(ImageDataTierError) -> ImageDataEntry?
@@ -49,4 +55,24 @@ public protocol ImageDataCaching: Sendable {
     var entryCount: Int { get }
     /// Bytes held now, from what the tier already knows (no I/O); 0 when it cannot tell.
     var totalSize: Int { get }
+    /// Asks the fleet for the right to fetch the resource under `key` (an original's
+    /// ``ImageCacheKey/base``) from the origin, after a miss in every tier. A process that does
+    /// not get it waits, for a bounded time, for an entry under any of `keys` (the original's and
+    /// the processed variant's keys) and answers ``ImageDataFetchCoordination/stored`` when one
+    /// appears. Never fails: a tier that cannot coordinate answers
+    /// ``ImageDataFetchCoordination/uncoordinated`` (the default).
+    func claimFetch(forKey key: String, awaiting keys: [String]) async -> ImageDataFetchCoordination
+    /// Gives up `claim` after what was fetched under it has been stored (or the fetch failed);
+    /// a claim that already expired, or was taken by another process since, is left alone.
+    func releaseFetchClaim(_ claim: ImageDataFetchClaim) async
+}
+
+extension ImageDataCaching {
+    /// No coordination: every process fetches for itself.
+    public func claimFetch(forKey key: String, awaiting keys: [String]) async -> ImageDataFetchCoordination {
+        .uncoordinated
+    }
+
+    /// Nothing to release: ``claimFetch(forKey:awaiting:)`` never claims by default.
+    public func releaseFetchClaim(_ claim: ImageDataFetchClaim) async {}
 }

@@ -10,6 +10,8 @@ import Logging
 /// - **Writes** go to both, in order: the local tier first (awaited, as the local tier
 ///   itself does), then the shared one. A shared tier keeps Redis latency off the caller's
 ///   path by its contract: `RedisDataTier.store(_:)` only queues its writes.
+/// - **Fetch claims** (single flight across the fleet) are the shared tier's: the local one
+///   is seen by this process only.
 /// - **Failures** of either tier are not errors here: a failed read of one tier goes on to
 ///   the next, and a failed write of one still writes the other; only when both reads fail
 ///   is the error thrown (the pipeline counts it and loads from the origin).
@@ -85,6 +87,15 @@ public final class LayeredDataTier: ImageDataCaching {
         let sharedResult = await Self.attempt { () async throws(ImageDataTierError) in try await shared.removeAllEntries() }
         try localResult.get()
         try sharedResult.get()
+    }
+
+    /// The shared tier's claim: only it is seen by the other processes.
+    public func claimFetch(forKey key: String, awaiting keys: [String]) async -> ImageDataFetchCoordination {
+        await shared.claimFetch(forKey: key, awaiting: keys)
+    }
+
+    public func releaseFetchClaim(_ claim: ImageDataFetchClaim) async {
+        await shared.releaseFetchClaim(claim)
     }
 
     /// The local tier's figures: what this process holds.

@@ -5,7 +5,9 @@ extension ImagePipeline {
     /// decoding them: the prefetcher's default.
     ///
     /// - Returns: ``ImageTier/disk`` when they already were,
-    ///   ``ImageTier/network`` when they were loaded now.
+    ///   ``ImageTier/network`` when they were loaded now, ``ImageTier/shared`` when another
+    ///   process of the fleet held the shared tier's claim on them and stored them there
+    ///   meanwhile (see ``ImageDataCaching/claimFetch(forKey:awaiting:)``).
     @discardableResult
     public func loadData(_ request: ImageRequest) async throws(ImageLoadError) -> ImageTier {
         let resolved: LoadRequest
@@ -30,6 +32,16 @@ extension ImagePipeline {
         if let shouldDownload = configuration.hooks.shouldDownload, !shouldDownload(resolved.url) {
             throw .downloadRefused
         }
+        // One origin request per image across the fleet, as for loads; only the original counts here.
+        var original = resolved
+        original.key.variant = ""
+        var fleetClaim: ImageDataFetchClaim?
+        switch await claimOriginFetch(original) {
+        case .claimed(let claim): fleetClaim = claim
+        case .stored: return .shared
+        case .uncoordinated: break
+        }
+        defer { if let fleetClaim { configuration.cache.releaseFetchClaim(fleetClaim) } }
         let download = ImageDownloadRequest(url: resolved.url, priority: request.priority, headers: request.headers,
                                             timeout: request.timeout, retryPolicy: request.retryPolicy)
         let loader = configuration.dataLoader

@@ -2,8 +2,8 @@ import Foundation
 import GlimpseCache
 
 extension ImagePipeline {
-    /// The stages in order: memory → data tier → loader (with revalidation) →
-    /// decode and process → store.
+    /// The stages in order: memory → data tier → the fleet's fetch claim → loader
+    /// (with revalidation) → decode and process → store.
     ///
     /// Under ``HTTPCachePolicy/respect`` a data-tier hit is served only while
     /// fresh (RFC 9111 §4.2); a stale one is revalidated with its validators
@@ -28,6 +28,20 @@ extension ImagePipeline {
 
         // Every waiter may have left while the cache was consulted.
         if Task.isCancelled { throw .cancelled }
+        // One origin request per image across the fleet: a shared data tier's claim (or,
+        // when another process held it, its entry). Released once the stores below are queued.
+        var fleetClaim: ImageDataFetchClaim?
+        if staleHit == nil {
+            switch await claimOriginFetch(request) {
+            case .claimed(let claim):
+                fleetClaim = claim
+            case .stored:
+                if let hit = try await diskStage(request), !isStale(hit.result) { return hit.result }
+            case .uncoordinated:
+                break
+            }
+        }
+        defer { if let fleetClaim { configuration.cache.releaseFetchClaim(fleetClaim) } }
         var revalidation: Revalidation?
         if let staleHit {
             revalidation = Revalidation(staleHit)

@@ -42,9 +42,13 @@ public final class RedisClient: Sendable {
 
     /// Sends `commands` pipelined on one connection; replies in order.
     public func send(_ commands: [RESP.Command]) async throws(RedisError) -> [RESP.Value] {
-        let (index, pending) = try checkOut()
+        let (index, slot) = try checkOut()
         do {
-            let connection = try await connection(index, pending)
+            let connection: RedisConnection
+            switch slot {
+            case .ready(let open): connection = open
+            case .connecting(let pending): connection = try await self.connection(index, pending)
+            }
             let replies = try await connection.send(commands)
             state.withLock { $0.breaker.recordSuccess() }
             return replies
@@ -75,8 +79,15 @@ public final class RedisClient: Sendable {
         }
     }
 
+    /// A checked-out slot: its open connection (used at once: waiting on a succeeded future
+    /// would still hop to its event loop and back), or the connect under way.
+    private enum CheckedOut {
+        case ready(RedisConnection)
+        case connecting(EventLoopFuture<RedisConnection>)
+    }
+
     /// Picks the next slot: its open connection, the connect under way, or a new connect.
-    private func checkOut() throws(RedisError) -> (Int, EventLoopFuture<RedisConnection>) {
+    private func checkOut() throws(RedisError) -> (Int, CheckedOut) {
         try state.withLock { state throws(RedisError) in
             guard !state.isShutDown else { throw .shutDown }
             guard !state.breaker.isOpen else { throw .circuitOpen }
@@ -84,13 +95,13 @@ public final class RedisClient: Sendable {
             state.next &+= 1
             switch state.slots[index] {
             case .ready(let connection) where connection.isActive:
-                return (index, group.next().makeSucceededFuture(connection))
+                return (index, .ready(connection))
             case .connecting(let future):
-                return (index, future)
+                return (index, .connecting(future))
             default:
                 let future = startConnect(on: group.next())
                 state.slots[index] = .connecting(future)
-                return (index, future)
+                return (index, .connecting(future))
             }
         }
     }

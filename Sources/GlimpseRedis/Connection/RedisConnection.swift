@@ -84,35 +84,47 @@ public struct RedisConnection: Sendable {
 
     /// Sends `commands` in one write and returns their replies in order (error replies are
     /// values: ``RESP/Value/error(_:)``). On timeout the connection is closed.
+    ///
+    /// The promises, the write, the timeout and the wait for the replies are set up in one task
+    /// on the channel's event loop, which resumes the caller when the last reply (or a failure)
+    /// arrives: one hop from the caller's thread to the loop and one back. (Registering each
+    /// callback from the caller's thread costs a hop of its own: measured on
+    /// `glimpse bench-shared-cache`, see Benchmarks.md.)
     public func send(_ commands: [RESP.Command]) async throws(RedisError) -> [RESP.Value] {
         guard !commands.isEmpty else { return [] }
-        let loop = channel.eventLoop
-        let promises = commands.map { _ in loop.makePromise(of: RESP.Value.self) }
         var bytes: [UInt8] = []
         for command in commands { RESP.Encoder.append(command, to: &bytes) }
-        channel.writeAndFlush(Request(bytes: bytes, promises: promises)).whenFailure { _ in
-            // Completing a promise twice is ignored, so this is safe if the handler had them.
-            for promise in promises { promise.fail(RedisError.connectionClosed) }
+        let channel = self.channel, timeout = TimeAmount(commandTimeout), count = commands.count, written = bytes
+        let result: Result<[RESP.Value], RedisError> = await withCheckedContinuation { continuation in
+            channel.eventLoop.execute {
+                let loop = channel.eventLoop
+                let promises = (0..<count).map { _ in loop.makePromise(of: RESP.Value.self) }
+                channel.writeAndFlush(Request(bytes: written, promises: promises)).whenFailure { _ in
+                    // Completing a promise twice is ignored, so this is safe if the handler had them.
+                    for promise in promises { promise.fail(RedisError.connectionClosed) }
+                }
+                let timer = loop.scheduleTask(in: timeout) {
+                    for promise in promises { promise.fail(RedisError.commandTimeout) }
+                    channel.close(promise: nil)
+                }
+                let replies = count == 1 ? promises[0].futureResult.map { [$0] }
+                    : EventLoopFuture.whenAllSucceed(promises.map(\.futureResult), on: loop)
+                replies.whenComplete { outcome in
+                    timer.cancel()
+                    switch outcome {
+                    case .success(let values): continuation.resume(returning: .success(values))
+                    case .failure(let error as RedisError): continuation.resume(returning: .failure(error))
+                    case .failure: continuation.resume(returning: .failure(.connectionClosed))
+                    }
+                }
+            }
         }
-        let channel = self.channel
-        let timeout = loop.scheduleTask(in: TimeAmount(commandTimeout)) {
-            for promise in promises { promise.fail(RedisError.commandTimeout) }
-            channel.close(promise: nil)
-        }
-        let all = EventLoopFuture.whenAllSucceed(promises.map(\.futureResult), on: loop)
-        all.whenComplete { _ in timeout.cancel() }
-        do {
-            return try await all.get()
-        } catch RedisError.commandTimeout {
+        if case .failure(.commandTimeout) = result {
             // The timeout task closes the channel too; waiting for it means a caller that
             // sees the timeout never sees this connection as still usable.
             try? await channel.close()
-            throw .commandTimeout
-        } catch let error as RedisError {
-            throw error
-        } catch {
-            throw .connectionClosed
         }
+        return try result.get()
     }
 
     /// Closes the socket; waiting commands fail with ``RedisError/connectionClosed``.

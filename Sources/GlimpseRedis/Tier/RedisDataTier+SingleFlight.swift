@@ -1,16 +1,9 @@
 import Glimpse
 
 extension RedisDataTier {
-    /// A fetch lock held in Redis: its key and the random token that proves it is ours.
-    public struct Lock: Sendable, Equatable {
-        public let key: String
-        public let token: String
-
-        public init(key: String, token: String) {
-            self.key = key
-            self.token = token
-        }
-    }
+    /// A fetch lock held in Redis: its key and the random token that proves it is ours; the
+    /// same value the pipeline's claims carry (``claimFetch(forKey:awaiting:)``).
+    public typealias Lock = ImageDataFetchClaim
 
     /// Where ``entry(forKey:fetchingWith:)``'s entry came from.
     public enum Source: String, Sendable, Equatable {
@@ -24,10 +17,8 @@ extension RedisDataTier {
     /// holds it, or Redis is unavailable. It expires after ``Configuration/lockTimeToLive``
     /// even if this process dies holding it.
     public func lock(forKey key: String) async -> Lock? {
-        var generator = SystemRandomNumberGenerator()
-        let token = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined(separator: "-")
-        let lock = Lock(key: lockKey(key), token: token)
-        let command = RESP.Command("SET", lock.key, token, "NX", "PX", configuration.lockTimeToLive.redisMilliseconds)
+        let lock = Lock(key: lockKey(key), token: Self.lockToken())
+        let command = RESP.Command("SET", lock.key, lock.token, "NX", "PX", configuration.lockTimeToLive.redisMilliseconds)
         guard case .simpleString = try? await client.send(command) else { return nil }
         return lock
     }
@@ -35,11 +26,8 @@ extension RedisDataTier {
     /// Deletes `lock` only if it still holds our token, in one atomic script (a lock that
     /// expired and was taken by another process is left alone).
     public func release(_ lock: Lock) async {
-        _ = try? await client.send(RESP.Command("EVAL", Self.releaseScript, 1, lock.key, lock.token))
+        _ = try? await client.send(Self.releaseCommand(key: lock.key, token: lock.token))
     }
-
-    private static let releaseScript =
-        "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end"
 
     /// Polls for the entry while another process holds the lock: the entry when it appears,
     /// `nil` when the lock is released or expires without one, or ``Configuration/lockWait`` passes.

@@ -12,22 +12,26 @@ extension RedisDataTier {
         /// How long a process that did not get the lock waits for the holder's value before
         /// fetching itself.
         public var lockWait: Duration
-        /// Interval between reads while waiting.
+        /// First interval between polls while waiting; doubled after each poll, up to
+        /// ``maximumLockPollInterval``.
         public var lockPollInterval: Duration
+        /// Longest interval between polls while waiting.
+        public var maximumLockPollInterval: Duration
         /// Bytes the background writer may hold queued; writes beyond are dropped (they only
         /// cost a later origin request), so a slow Redis cannot grow the process.
         public var maximumPendingWriteBytes: Int
 
         public init(namespace: String = "glimpse:", timeToLive: Duration = .seconds(7 * 86_400),
                     entrySizeLimit: Int = 4 << 20, lockTimeToLive: Duration = .seconds(10),
-                    lockWait: Duration = .seconds(3), lockPollInterval: Duration = .milliseconds(10),
-                    maximumPendingWriteBytes: Int = 64 << 20) {
+                    lockWait: Duration = .seconds(3), lockPollInterval: Duration = .milliseconds(5),
+                    maximumLockPollInterval: Duration = .milliseconds(100), maximumPendingWriteBytes: Int = 64 << 20) {
             self.namespace = namespace
             self.timeToLive = timeToLive
             self.entrySizeLimit = entrySizeLimit
             self.lockTimeToLive = lockTimeToLive
             self.lockWait = lockWait
             self.lockPollInterval = lockPollInterval
+            self.maximumLockPollInterval = maximumLockPollInterval
             self.maximumPendingWriteBytes = maximumPendingWriteBytes
         }
     }

@@ -11,14 +11,22 @@ import Synchronization
 /// (down, slow, refusing the password, breaker open) is a miss or a write left undone, never
 /// an error: the caller goes on to the origin. ``store(_:)`` (the pipeline's writes) only
 /// queues: one background task sends the queued entries in order, pipelined, so Redis latency
-/// is never on a caller's path. ``entry(forKey:fetchingWith:)`` adds single flight across
-/// processes (see `RedisDataTier+SingleFlight.swift`).
+/// is never on a caller's path. ``claimFetch(forKey:awaiting:)`` gives the pipeline single
+/// flight across processes (a `SET … NX PX` lock; `RedisDataTier+FetchClaims.swift`), and
+/// ``entry(forKey:fetchingWith:)`` the same to code that fetches by itself.
 public final class RedisDataTier: ImageDataCaching {
     public let client: RedisClient
     public let configuration: Configuration
 
+    /// One background write: an entry to store, or a fetch claim to release after the
+    /// entries queued before it.
+    private enum Write {
+        case store(ImageDataEntry)
+        case release(ImageDataFetchClaim)
+    }
+
     private struct WriteQueue {
-        var entries: [ImageDataEntry] = []
+        var writes: [Write] = []
         var bytes = 0
         /// The writer task, while one runs.
         var writer: Task<Void, Never>?
@@ -97,11 +105,24 @@ public final class RedisDataTier: ImageDataCaching {
         writes.withLock { queue in
             let size = entry.data.count + entry.key.utf8.count
             guard queue.bytes == 0 || queue.bytes + size <= configuration.maximumPendingWriteBytes else { return }
-            queue.entries.append(entry)
+            queue.writes.append(.store(entry))
             queue.bytes += size
-            guard queue.writer == nil else { return }
-            queue.writer = Task { await self.writeQueued() }
+            startWriter(&queue)
         }
+    }
+
+    /// Queues the release of `claim` after every write queued before it; never dropped (it is
+    /// small, and a lock left behind makes other processes wait it out).
+    func releaseInBackground(_ claim: ImageDataFetchClaim) {
+        writes.withLock { queue in
+            queue.writes.append(.release(claim))
+            startWriter(&queue)
+        }
+    }
+
+    private func startWriter(_ queue: inout WriteQueue) {
+        guard queue.writer == nil else { return }
+        queue.writer = Task { await self.writeQueued() }
     }
 
     /// Returns once every background write queued before the call has been sent (or failed).
@@ -109,17 +130,22 @@ public final class RedisDataTier: ImageDataCaching {
         while let writer = writes.withLock({ $0.writer }) { await writer.value }
     }
 
-    /// The writer task: takes everything queued and sends it in one pipelined batch, until the
-    /// queue is empty.
+    /// The writer task: takes everything queued and sends it in one pipelined batch, in order
+    /// (so a claim's release follows its holder's entries), until the queue is empty.
     private func writeQueued() async {
         while true {
-            let batch = writes.withLock { queue -> [ImageDataEntry] in
-                defer { queue.entries = []; queue.bytes = 0 }
-                if queue.entries.isEmpty { queue.writer = nil }
-                return queue.entries
+            let batch = writes.withLock { queue -> [Write] in
+                defer { queue.writes = []; queue.bytes = 0 }
+                if queue.writes.isEmpty { queue.writer = nil }
+                return queue.writes
             }
             if batch.isEmpty { return }
-            let commands = batch.compactMap(setCommand)
+            let commands = batch.compactMap { write -> RESP.Command? in
+                switch write {
+                case .store(let entry): setCommand(entry)
+                case .release(let claim): Self.releaseCommand(key: claim.key, token: claim.token)
+                }
+            }
             if !commands.isEmpty { _ = try? await client.send(commands) }
         }
     }

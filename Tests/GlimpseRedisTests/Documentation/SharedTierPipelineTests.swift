@@ -85,4 +85,31 @@ struct SharedTierPipelineTests {
         #expect(origin.requests.count == 1)
         await instance.shutdown()
     }
+
+    @Test("ImageCache.Tiers.shared names the shared half: queried, removed and cleared apart from the local disk")
+    func sharedTierSelection() async throws {
+        let redisServer = try await RedisServer()
+        defer { redisServer.stop() }
+        let origin = try LoopbackHTTPServer()
+        defer { origin.shutdown() }
+        origin.setRoute("/a.png", .fixed(.ok(try Fixtures.bytes("png/ct6-d08-seq.png"), contentType: "image/png")))
+        let url = origin.url("/a.png")
+        let instance = try Instance(redis: redisServer.configuration)
+        _ = try await instance.pipeline.load(url)
+        await instance.writesFinished()
+        let cache = instance.pipeline.configuration.cache
+        let key = instance.pipeline.cacheKey(for: ImageRequest(url: url))
+        #expect(await cache.query(key, tiers: .shared).tier == .shared)
+        #expect(await cache.query(key, tiers: .disk).tier == .disk)
+
+        await cache.clear(.disk)
+        #expect(await cache.query(key, tiers: .disk).tier == nil, "the local disk is empty")
+        #expect(await cache.query(key, tiers: .shared).tier == .shared, "the fleet's copy is left alone")
+        #expect(await cache.query(key, tiers: [.disk, .shared]).tier == .shared, "a shared hit, reported as one")
+
+        await cache.remove(key, from: .shared)
+        #expect(await cache.query(key, tiers: .shared).tier == nil)
+        #expect(await cache.query(key, tiers: .disk).tier == .disk, "the layered read above filled the disk again")
+        await instance.shutdown()
+    }
 }
