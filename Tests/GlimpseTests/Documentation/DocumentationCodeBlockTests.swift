@@ -126,6 +126,16 @@ struct DocumentationCodeBlockTests {
             let map = buildFolder.appendingPathComponent(name).appendingPathComponent("module.modulemap")
             if FileManager.default.fileExists(atPath: map.path) { moduleMaps.append(map.path) }
         }
+        // And those a dependency ships in its own include folder (swift-atomics' shims, which
+        // swift-nio, and so the `GlimpseRedis` block, need): .build/checkouts/*/Sources/*/include.
+        let checkouts = buildFolder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("checkouts")
+        for package in (try? FileManager.default.contentsOfDirectory(atPath: checkouts.path)) ?? [] {
+            let sources = checkouts.appendingPathComponent(package).appendingPathComponent("Sources")
+            for target in (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? [] {
+                let map = sources.appendingPathComponent(target).appendingPathComponent("include/module.modulemap")
+                if FileManager.default.fileExists(atPath: map.path) { moduleMaps.append(map.path) }
+            }
+        }
         let arguments = ["-typecheck", "-parse-as-library", "-swift-version", "6", "-I", modules.path]
             + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + files.map(\.path)
         let result = try #require(ReferenceDecoder.run(swiftc, arguments), "swiftc did not start")
