@@ -12,9 +12,11 @@ extension WebP.AnimationEncoder {
         /// top-left pixel when none changed (a frame cannot be empty).
         private(set) var boundingRect: WebP.Compositor.Rect
 
-        /// Compares `canvas` with the decoder's `below` (and the source's `previous`, when
-        /// the canvas below was not disposed of), all RGBA8 of `width × height`.
-        init(_ canvas: [UInt8], below: [UInt8], previous: [UInt8]?, width: Int, height: Int, tolerance: Int) {
+        /// Compares `canvas` with the decoder's `below` and the source's `previous` (nil for
+        /// the first frame), all RGBA8 of `width × height`; inside `disposed`, where `below` was
+        /// cleared, only with `below`.
+        init(_ canvas: [UInt8], below: [UInt8], previous: [UInt8]?, disposed: WebP.Compositor.Rect? = nil,
+             width: Int, height: Int, tolerance: Int) {
             self.width = width
             self.height = height
             var changed = [Bool](repeating: false, count: width * height)
@@ -28,7 +30,10 @@ extension WebP.AnimationEncoder {
                                 let offset = (y * width + x) * 4
                                 // Safe: all three canvases hold width × height RGBA8 pixels.
                                 let pixel = new.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-                                if comparesPrevious, old.loadUnaligned(fromByteOffset: offset, as: UInt32.self) == pixel { continue }
+                                if comparesPrevious, old.loadUnaligned(fromByteOffset: offset, as: UInt32.self) == pixel,
+                                   !(disposed.map { x >= $0.x && x < $0.maxX && y >= $0.y && y < $0.maxY } ?? false) {
+                                    continue
+                                }
                                 let under = shown.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
                                 if Self.isSimilar(pixel, under, tolerance: tolerance) { continue }
                                 changed[y * width + x] = true

@@ -11,11 +11,13 @@ extension WebP {
     ///   source pixel itself did not change. The decoder's canvas thus stays within the
     ///   lossy error or the tolerance of the source, and does not drift over many frames.
     /// - Each frame is tried without blending (the rectangle replaces the canvas) and,
-    ///   when every changed pixel is opaque, blending, its unchanged pixels transparent
-    ///   so that they cost next to nothing; the smaller wins. When the new canvas is
+    ///   when every changed pixel is opaque and at least 1/16 of the rectangle is
+    ///   unchanged, blending, its unchanged pixels transparent so that they cost next to
+    ///   nothing; the smaller wins. When the new canvas is
     ///   transparent where the previous frame drew, disposing of that frame to the
     ///   background is tried too (the flag lives in the previous frame's header, so the
     ///   choice costs no re-encoding).
+    /// - The first frame holds what differs from transparent black (where a decoder starts).
     /// - A key frame (the whole canvas, not blended: a decoder can start there) is tried
     ///   once ``Encoder/Options/keyframeInterval``'s lower bound of frames has passed since
     ///   the last one and forced at its upper bound, as `gif2webp -kmin/-kmax`.
@@ -81,7 +83,15 @@ extension WebP {
             let forced = index == 0 || keyframes.map { distance >= $0.max } ?? false
             let triesKeyFrame = forced || keyframes.map { distance >= $0.min } ?? false
             var candidates: [Candidate] = []
-            if triesKeyFrame {
+            if index == 0 {
+                // A decoder starts from transparent black: only what differs from it is drawn.
+                let rect = ChangeMap(canvas, below: [UInt8](repeating: 0, count: canvas.count), previous: nil,
+                                     width: width, height: height, tolerance: tolerance).boundingRect
+                let frame = try encode(Self.region(canvas, rect, width: width), rect: rect)
+                candidates.append(Candidate(placement: .init(rect: rect, hasAlpha: frame.hasAlpha, blends: false,
+                                                             disposeToBackground: false),
+                                            disposesPrevious: false, frame: frame))
+            } else if triesKeyFrame {
                 let frame = try encode(canvas, rect: full)
                 candidates.append(Candidate(placement: .init(rect: full, hasAlpha: frame.hasAlpha, blends: false,
                                                              disposeToBackground: false),
@@ -105,7 +115,9 @@ extension WebP {
             let placement = best.placement
             best.frame.decoded.withUnsafeBytes { composed.draw($0, placement) }
             if composed.lastFrameWasKeyFrame { lastKeyFrameIndex = index }
-            if best.frame.hasAlpha { hasAlpha = true }
+            // The canvas has transparency wherever the source has (outside a first frame smaller
+            // than the canvas, say): without the VP8X flag libwebp's readers show it opaque black.
+            if best.frame.hasAlpha || Encoder.hasAlpha(canvas) { hasAlpha = true }
             let rect = placement.rect
             frames.append(ContainerWriter.Frame(x: rect.x, y: rect.y, width: rect.width, height: rect.height,
                                                 duration: duration, blends: placement.blends, disposesToBackground: false,
@@ -122,7 +134,7 @@ extension WebP {
                                skipsFullReplacement: Bool) throws(Encoder.EncodingError) -> [Candidate] {
             var below = composed.canvas
             if let disposed { Self.clear(disposed, in: &below, width: width) }
-            let changes = ChangeMap(canvas, below: below, previous: disposed == nil ? previousSource : nil,
+            let changes = ChangeMap(canvas, below: below, previous: previousSource, disposed: disposed,
                                     width: width, height: height, tolerance: tolerance)
             let rect = changes.boundingRect
             let full = Compositor.Rect(x: 0, y: 0, width: width, height: height)
@@ -136,7 +148,9 @@ extension WebP {
                                                              disposeToBackground: false),
                                             disposesPrevious: disposed != nil, frame: frame))
             }
-            if !restarts, changes.unchangedCount(in: rect) > 0,
+            // Blending pays for itself only when much of the rectangle is unchanged: below 1/16
+            // (a pan redraws all but a few percent) it is not tried, which halves such frames' time.
+            if !restarts, changes.unchangedCount(in: rect) * 16 >= rect.width * rect.height,
                let region = changes.blendedRegion(canvas, rect, disposed: disposed, keepsColorUnderTransparency: !options.lossless) {
                 let frame = try encode(region, rect: rect)
                 candidates.append(Candidate(placement: .init(rect: rect, hasAlpha: frame.hasAlpha, blends: true,
