@@ -93,13 +93,30 @@ struct WebPEncodingArguments: ParsableArguments {
     @Flag(help: "WebP: zero the colour of fully transparent pixels (smaller; cwebp without -exact).")
     var dropTransparentColor = false
 
+    @Option(help: "WebP lossy: alpha quality, 0-100 (100: exact), as cwebp -alpha_q.")
+    var alphaQuality: Int = 100
+
+    @Option(help: "WebP animation: minimum frames between key frames, as gif2webp -kmin (default 9 lossless, 3 lossy).")
+    var kmin: Int?
+
+    @Option(help: "WebP animation: maximum frames between key frames, as gif2webp -kmax (0: none; default 17 lossless, 5 lossy).")
+    var kmax: Int?
+
     func validate() throws {
         guard (0...9).contains(effort) else { throw ValidationError("--effort must be in 0...9") }
         guard (0...6).contains(method) else { throw ValidationError("--method must be in 0...6") }
+        guard (0...100).contains(alphaQuality) else { throw ValidationError("--alpha-quality must be in 0...100") }
+        guard (kmin ?? 0) >= 0, (kmax ?? 0) >= 0 else { throw ValidationError("--kmin and --kmax must not be negative") }
     }
 
     func options(quality: Int, metadata: WebP.Encoder.Metadata) -> WebP.Encoder.Options {
-        WebP.Encoder.Options(lossless: lossless, effort: effort, method: method, exact: !dropTransparentColor,
-                             quality: quality, metadata: metadata)
+        var interval: ClosedRange<Int>? = nil
+        if kmin != nil || kmax != nil {
+            let upper = kmax ?? (lossless ? 17 : 5)
+            interval = min(kmin ?? (lossless ? 9 : 3), upper)...upper
+        }
+        return WebP.Encoder.Options(lossless: lossless, effort: effort, method: method, exact: !dropTransparentColor,
+                                    quality: quality, metadata: metadata, keyframeInterval: interval,
+                                    alphaQuality: alphaQuality)
     }
 }

@@ -10,8 +10,9 @@ struct EncodeCommand: ParsableCommand {
         discussion: """
         JPEG output takes the first frame; its bytes equal libjpeg-turbo's (cjpeg) for the same pixels \
         and settings. Transparent pixels are flattened over white unless --ignore-alpha is given. \
-        WebP output is lossy (VP8 at --quality, alpha kept exactly) unless --lossless is given; an \
-        animation keeps every frame, written losslessly.
+        WebP output is lossy (VP8 at --quality, alpha kept exactly unless --alpha-quality is below 100) \
+        unless --lossless is given; an animation keeps every frame and its timing, each frame lossy or \
+        lossless alike, with key frames as --kmin/--kmax say.
         """
     )
 

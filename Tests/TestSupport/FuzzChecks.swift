@@ -182,17 +182,24 @@ public enum FuzzChecks {
         }
     }
 
-    /// The first frame encoded as lossy WebP (quality and method from the input's hash)
-    /// must encode and decode with our decoder to an image of the same size, with alpha
-    /// exactly as it was (the `ALPH` chunk is lossless).
+    /// The image encoded as lossy WebP (quality, method, alpha quality and key-frame interval
+    /// from the input's hash; an animation as an animation, a still as a still) must encode and
+    /// decode with our decoder to as many frames of the same size, their alpha exactly as it was
+    /// at alpha quality 100 (the `ALPH` chunk is lossless), 0 and 255 exactly where they were below.
     private static func lossyWebPRoundTrip(_ image: Image, _ bytes: [UInt8]) -> String? {
         guard let first = image.frames.first else { return nil }
         let hash = fnv1a(bytes)
-        let options = WebP.Encoder.Options(method: Int(hash % 7), quality: Int((hash >> 8) % 101))
-        let still = Image(pixels: first.pixels, format: .webp)
+        let alphaQuality = (hash >> 16) & 1 == 1 ? 100 : Int((hash >> 17) % 101)
+        let keyframes = Int((hash >> 24) % 4)
+        let options = WebP.Encoder.Options(method: Int(hash % 7), quality: Int((hash >> 8) % 101),
+                                           keyframeInterval: keyframes...keyframes * 2, alphaQuality: alphaQuality)
+        // An animation's frames each try two to four encodings: up to a quarter of the still
+        // bound of pixels in all its frames, the whole animation, else its first frame.
+        let animates = image.frames.count > 1 && image.width &* image.height &* image.frames.count <= 1 << 16
+        let source = animates ? image : Image(pixels: first.pixels, format: .webp)
         let encoded: [UInt8]
         do throws(WebP.Encoder.EncodingError) {
-            encoded = try WebP.Encoder(options: options).encode(still)
+            encoded = try WebP.Encoder(options: options).encode(source)
         } catch {
             // Past VP8's 16 383 pixels or a 512 KiB first partition: a stated limit, not a finding.
             if case .unsupportedSize = error { return nil }
@@ -200,11 +207,21 @@ public enum FuzzChecks {
         }
         do throws(ImageDecodingError) {
             let decoded = try WebP.Decoder.decode(encoded, options: DecodingOptions(mode: .strict))
-            guard decoded.width == image.width, decoded.height == image.height else {
-                return "lossy WebP round trip changed the size"
+            guard decoded.width == image.width, decoded.height == image.height,
+                  decoded.frames.count == source.frames.count else {
+                return "lossy WebP round trip changed the size or the frame count"
             }
             let alpha = { (pixels: PixelBuffer) in pixels.converted(to: .rgba8).bytes.enumerated().filter { $0.offset % 4 == 3 }.map(\.element) }
-            guard alpha(decoded.pixels) == alpha(first.pixels) else { return "lossy WebP round trip changed the alpha" }
+            for (frame, original) in zip(decoded.frames, source.frames) {
+                let (got, want) = (alpha(frame.pixels), alpha(original.pixels))
+                if alphaQuality == 100 {
+                    guard got == want else { return "lossy WebP round trip changed the alpha" }
+                } else {
+                    guard zip(got, want).allSatisfy({ ($0 == 0) == ($1 == 0) && ($0 == 255) == ($1 == 255) }) else {
+                        return "lossy WebP round trip at alpha quality \(alphaQuality) moved alpha 0 or 255"
+                    }
+                }
+            }
             return nil
         } catch {
             return "our own lossy WebP does not decode: \(error)"

@@ -57,6 +57,15 @@ extension WebP {
             draw(pixels, placement, blending: blends)
         }
 
+        /// Whether the frame drawn last is a key frame (what a decoder can start from).
+        var lastFrameWasKeyFrame: Bool { previousWasKeyFrame }
+
+        /// Changes how the frame drawn last is disposed of. The encoder settles it only once
+        /// it has seen the next frame; the disposal is applied when that frame begins.
+        mutating func setLastFrameDisposesToBackground(_ disposes: Bool) {
+            previous?.disposeToBackground = disposes
+        }
+
         /// Starts a frame: decides whether it is a key frame, clears the canvas for one or
         /// applies the previous frame's disposal. Returns whether the frame's pixels must
         /// be blended over the canvas; when not, they may be written straight into its

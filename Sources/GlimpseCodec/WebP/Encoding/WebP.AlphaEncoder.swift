@@ -1,17 +1,32 @@
 /// Writes the `ALPH` chunk of a lossy image (RFC 9649 §2.7.1.4): the alpha plane,
+/// level-reduced below quality 100 (pre-processing 1, ``WebP/AlphaLevelReduction``),
 /// spatially filtered, compressed as a headerless VP8L image whose green channel
-/// holds the values (method 1, no pre-processing: the values are exact, as
-/// `cwebp -alpha_q 100`).
+/// holds the values (method 1). At quality 100 the values are exact, as
+/// `cwebp -alpha_q 100`.
 extension WebP {
     enum AlphaEncoder {
-        /// The chunk payload for the alpha of `width`×`height` RGBA8 pixels.
+        /// The chunk payload for the alpha of `width`×`height` RGBA8 pixels at alpha
+        /// `quality` (0…100), and the alpha plane a decoder gets from it.
         ///
         /// The filter is the one whose residues have the smallest zeroth-order
         /// entropy, a cheap stand-in for compressing with each (libwebp's default
         /// `-alpha_filter fast` estimates the same way).
-        static func encode(rgba: [UInt8], width: Int, height: Int, effort: Int) -> [UInt8] {
+        static func encode(rgba: [UInt8], width: Int, height: Int, effort: Int,
+                           quality: Int = 100) -> (payload: [UInt8], plane: [UInt8]) {
             var plane = [UInt8](repeating: 0, count: width * height)
             for i in plane.indices { plane[i] = rgba[4 * i + 3] }
+            let exact = encode(plane: plane, width: width, height: height, effort: effort, preprocessing: 0)
+            guard quality < 100 else { return (exact, plane) }
+            let reduced = AlphaLevelReduction.reduce(plane, quality: quality)
+            guard reduced != plane else { return (exact, plane) }
+            // Fewer levels usually code smaller, but can break a smooth ramp the filters predicted
+            // well; then the exact plane is both smaller and better.
+            let payload = encode(plane: reduced, width: width, height: height, effort: effort, preprocessing: 1)
+            return payload.count < exact.count ? (payload, reduced) : (exact, plane)
+        }
+
+        /// The chunk payload for `plane`, its header's pre-processing field set to `preprocessing`.
+        private static func encode(plane: [UInt8], width: Int, height: Int, effort: Int, preprocessing: UInt8) -> [UInt8] {
             var best: (filter: AlphaFilter, residues: [UInt8], entropy: Double)?
             for filter in AlphaFilter.allCases {
                 let residues = self.filter(plane, width: width, height: height, filter)
@@ -28,7 +43,7 @@ extension WebP {
             let stream = LosslessEncoder.encode(rgba: pixels, width: width, height: height, effort: effort, exact: true)
             // The VP8L header (signature, 14 + 14 size bits, alpha hint, version) is exactly five bytes;
             // ALPH streams start right after where it would be.
-            return [best.filter.rawValue << 2 | 1] + stream.dropFirst(5)
+            return [preprocessing << 4 | best.filter.rawValue << 2 | 1] + stream.dropFirst(5)
         }
 
         /// The residues of `filter` over `plane`, the inverse of ``AlphaFilter/unfilter(_:above:width:)``.

@@ -1,63 +1,40 @@
 extension WebP.Encoder {
-    /// Every frame of `image` (full canvases, as decoders hand them out) as an
-    /// `ANMF` frame holding the rectangle that differs from the canvas before,
-    /// its origin moved to even coordinates as `ANMF` requires, drawn without
-    /// blending and never disposed: composing gives back each canvas exactly.
+    /// Every frame of `image` (full canvases, as decoders hand them out) as an `ANMF`
+    /// frame chosen by ``WebP/AnimationEncoder``; durations rounded to the millisecond.
     func encodeAnimation(_ image: Image, container: WebP.ContainerWriter) throws(EncodingError) -> [UInt8] {
         let width = image.width, height = image.height
-        var frames: [WebP.ContainerWriter.Frame] = []
-        var previous: PixelBuffer? = nil
-        var hasAlpha = false
+        if !options.lossless, width > WebP.LossyEncoder.maxDimension || height > WebP.LossyEncoder.maxDimension {
+            throw .unsupportedSize(width: width, height: height)
+        }
+        var animation = WebP.AnimationEncoder(width: width, height: height, options: options)
         for frame in image.frames {
             guard frame.pixels.width == width, frame.pixels.height == height else {
                 throw .invalidImage("frames of different sizes")
             }
-            let pixels = frame.pixels.converted(to: .rgba8)
-            if Self.hasAlpha(pixels.bytes) { hasAlpha = true }
-            var rect = (x: 0, y: 0, width: width, height: height)
-            if let previous { rect = Self.changedRectangle(previous, pixels) }
-            var region = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
-            for row in 0..<rect.height {
-                let source = ((rect.y + row) * width + rect.x) * 4
-                region.replaceSubrange(row * rect.width * 4..<(row + 1) * rect.width * 4,
-                                       with: pixels.bytes[source..<source + rect.width * 4])
-            }
-            let bitstream = WebP.LosslessEncoder.encode(rgba: region, width: rect.width, height: rect.height,
-                                                        effort: options.effort, exact: true)
-            let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
-            let milliseconds = frame.duration.components.seconds * 1000
-                + frame.duration.components.attoseconds / attosecondsPerMillisecond
-            frames.append(WebP.ContainerWriter.Frame(x: rect.x, y: rect.y, width: rect.width, height: rect.height,
-                                                     duration: Int(milliseconds), blends: false, disposesToBackground: false,
-                                                     bitstream: bitstream))
-            previous = pixels
+            var canvas = frame.pixels.converted(to: .rgba8).bytes
+            if !options.exact { Self.clearHiddenColor(&canvas) }
+            try animation.add(canvas, duration: Self.milliseconds(frame.duration))
         }
-        return container.animation(frames, width: width, height: height, loopCount: image.loopCount, hasAlpha: hasAlpha)
+        return container.animation(animation.frames, width: width, height: height, loopCount: image.loopCount,
+                                   hasAlpha: animation.hasAlpha)
     }
 
-    /// The smallest rectangle with an even origin covering every pixel that
-    /// differs between the two canvases (one pixel when nothing does).
-    static func changedRectangle(_ before: PixelBuffer, _ after: PixelBuffer) -> (x: Int, y: Int, width: Int, height: Int) {
-        let width = after.width, height = after.height
-        var minX = width, minY = height, maxX = -1, maxY = -1
-        before.bytes.withUnsafeBytes { old in
-            after.bytes.withUnsafeBytes { new in
-                for y in 0..<height {
-                    for x in 0..<width {
-                        let offset = (y * width + x) * 4
-                        // Safe: both canvases hold width × height RGBA8 pixels.
-                        if old.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-                            != new.loadUnaligned(fromByteOffset: offset, as: UInt32.self) {
-                            minX = min(minX, x); maxX = max(maxX, x)
-                            minY = min(minY, y); maxY = max(maxY, y)
-                        }
-                    }
-                }
-            }
+    /// `duration` to the nearest millisecond, within what `ANMF` holds (24 bits).
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
+        guard seconds < 0xff_ffff / 1000 + 1 else { return 0xff_ffff }
+        let milliseconds = seconds * 1000 + (attoseconds + attosecondsPerMillisecond / 2) / attosecondsPerMillisecond
+        return Int(min(max(milliseconds, 0), 0xff_ffff))
+    }
+
+    /// Makes every fully transparent pixel transparent black (its colour is invisible).
+    static func clearHiddenColor(_ rgba: inout [UInt8]) {
+        var index = 0
+        while index + 3 < rgba.count {
+            if rgba[index + 3] == 0 { rgba[index] = 0; rgba[index + 1] = 0; rgba[index + 2] = 0 }
+            index += 4
         }
-        guard maxX >= 0 else { return (0, 0, 1, 1) }
-        minX &= ~1
-        minY &= ~1
-        return (minX, minY, maxX - minX + 1, maxY - minY + 1)
     }
 }

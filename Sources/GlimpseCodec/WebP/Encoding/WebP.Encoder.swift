@@ -1,14 +1,15 @@
 extension WebP {
     /// Writes WebP files: lossy (VP8, RFC 6386) or lossless (VP8L, RFC 9649 §3–§5)
-    /// stills, and lossless animations.
+    /// stills and animations.
     ///
     /// Lossy is the default, at quality 75, as `cwebp`'s: one VP8 key frame, and
     /// for an image with any pixel not fully opaque an `ALPH` chunk holding the
     /// alpha exactly (lossless-compressed, RFC 9649 §2.7.1.4). Lossless output
     /// decodes back to exactly the input pixels, alpha included. RGBA16 input is
-    /// written by its high byte. An image of several frames becomes a lossless
-    /// animation (`ANMF` frames holding only the rectangle that changed from the
-    /// frame before) whatever ``Options/lossless`` says: lossy frames are not written yet.
+    /// written by its high byte. An image of several frames becomes an animation
+    /// (RFC 9649 §2.7.1.1) of lossless or lossy `ANMF` frames holding only the
+    /// rectangle that changed, blended and disposed of as is smallest, with key
+    /// frames at ``Options/keyframeInterval`` (see ``WebP/AnimationEncoder``).
     public struct Encoder: Sendable {
         /// Which metadata chunks are written (RFC 9649 §2.7.1.5).
         public struct Metadata: OptionSet, Sendable, Hashable {
@@ -39,15 +40,28 @@ extension WebP {
             /// quantiser as `cwebp -q` maps it; default 75.
             public var quality: Int
             public var metadata: Metadata
+            /// Animations: the distance in frames between key frames (a frame covering the
+            /// canvas that a decoder can start from, to seek), as `gif2webp -kmin/-kmax`: one
+            /// is tried (kept when smaller) once the lower bound has passed since the last,
+            /// and forced at the upper bound. An upper bound of 0 inserts none, of 1 makes
+            /// every frame one. Nil (the default) is gif2webp's: 9…17 lossless, 3…5 lossy.
+            public var keyframeInterval: ClosedRange<Int>?
+            /// Quality of the alpha of lossy output, 0 … 100 (default: exact), as `cwebp -alpha_q`:
+            /// below 100 the alpha values are reduced to fewer levels before they are compressed
+            /// (`2 + q / 5` levels up to 70, then `16 + 8 (q − 70)`), 0 and 255 staying exact.
+            public var alphaQuality: Int
 
             public init(lossless: Bool = false, effort: Int = 6, method: Int = 4, exact: Bool = true, quality: Int = 75,
-                        metadata: Metadata = [.iccProfile]) {
+                        metadata: Metadata = [.iccProfile], keyframeInterval: ClosedRange<Int>? = nil,
+                        alphaQuality: Int = 100) {
+                self.alphaQuality = alphaQuality
                 self.lossless = lossless
                 self.effort = effort
                 self.method = method
                 self.exact = exact
                 self.quality = quality
                 self.metadata = metadata
+                self.keyframeInterval = keyframeInterval
             }
         }
 
@@ -58,7 +72,8 @@ extension WebP {
             /// Wider or taller than a VP8L header (16 384) or a VP8 frame header (16 383) can state,
             /// or, lossy, so many macroblocks that their modes outgrow the first partition (RFC 6386 §9.1).
             case unsupportedSize(width: Int, height: Int)
-            /// Effort outside 0…9, method outside 0…6 or quality outside 0…100.
+            /// Effort outside 0…9, method outside 0…6, quality or alpha quality outside 0…100, or a
+            /// negative key-frame interval.
             case invalidOptions(String)
         }
 
@@ -93,6 +108,12 @@ extension WebP {
             guard (0...9).contains(options.effort) else { throw .invalidOptions("effort \(options.effort) outside 0...9") }
             guard (0...6).contains(options.method) else { throw .invalidOptions("method \(options.method) outside 0...6") }
             guard (0...100).contains(options.quality) else { throw .invalidOptions("quality \(options.quality) outside 0...100") }
+            guard (0...100).contains(options.alphaQuality) else {
+                throw .invalidOptions("alpha quality \(options.alphaQuality) outside 0...100")
+            }
+            if let interval = options.keyframeInterval, interval.lowerBound < 0 {
+                throw .invalidOptions("key-frame interval \(interval) below 0")
+            }
             guard width > 0, height > 0 else { throw .invalidImage("empty image") }
             guard width <= LosslessEncoder.maxDimension, height <= LosslessEncoder.maxDimension else {
                 throw .unsupportedSize(width: width, height: height)
@@ -113,7 +134,8 @@ extension WebP {
                 throw .unsupportedSize(width: width, height: height)
             }
             let alpha = Self.hasAlpha(pixels.bytes)
-                ? AlphaEncoder.encode(rgba: pixels.bytes, width: width, height: height, effort: options.effort) : nil
+                ? AlphaEncoder.encode(rgba: pixels.bytes, width: width, height: height, effort: options.effort,
+                                      quality: options.alphaQuality).payload : nil
             return container.lossyStill(bitstream, alpha: alpha, width: width, height: height)
         }
 

@@ -91,28 +91,33 @@ extension WebP {
         /// Inverse Walsh–Hadamard transform of the second-order block (RFC 6386
         /// §14.3): writes the DC of each of the 16 luma blocks, 16 values apart.
         static func inverseWHT(_ input: UnsafePointer<Int16>, _ out: UnsafeMutablePointer<Int16>) {
-            var tmp = [Int32](repeating: 0, count: 16)
-            for i in 0..<4 {
-                let a0 = Int32(input[i]) &+ Int32(input[12 &+ i])
-                let a1 = Int32(input[4 &+ i]) &+ Int32(input[8 &+ i])
-                let a2 = Int32(input[4 &+ i]) &- Int32(input[8 &+ i])
-                let a3 = Int32(input[i]) &- Int32(input[12 &+ i])
-                tmp[i] = a0 &+ a1
-                tmp[8 &+ i] = a0 &- a1
-                tmp[4 &+ i] = a3 &+ a2
-                tmp[12 &+ i] = a3 &- a2
-            }
-            for i in 0..<4 {
-                let dc = tmp[i &* 4] &+ 3
-                let a0 = dc &+ tmp[i &* 4 &+ 3]
-                let a1 = tmp[i &* 4 &+ 1] &+ tmp[i &* 4 &+ 2]
-                let a2 = tmp[i &* 4 &+ 1] &- tmp[i &* 4 &+ 2]
-                let a3 = dc &- tmp[i &* 4 &+ 3]
-                let o = out + i &* 64
-                o[0] = Int16(truncatingIfNeeded: (a0 &+ a1) &>> 3)
-                o[16] = Int16(truncatingIfNeeded: (a3 &+ a2) &>> 3)
-                o[32] = Int16(truncatingIfNeeded: (a0 &- a1) &>> 3)
-                o[48] = Int16(truncatingIfNeeded: (a3 &- a2) &>> 3)
+            // The 16 intermediate values live on the stack: the encoder calls this for every
+            // 16×16 mode it tries and the decoder for every such macroblock, and an array here
+            // was a heap allocation each time.
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16) { tmp in
+                tmp.initialize(repeating: 0)
+                for i in 0..<4 {
+                    let a0 = Int32(input[i]) &+ Int32(input[12 &+ i])
+                    let a1 = Int32(input[4 &+ i]) &+ Int32(input[8 &+ i])
+                    let a2 = Int32(input[4 &+ i]) &- Int32(input[8 &+ i])
+                    let a3 = Int32(input[i]) &- Int32(input[12 &+ i])
+                    tmp[i] = a0 &+ a1
+                    tmp[8 &+ i] = a0 &- a1
+                    tmp[4 &+ i] = a3 &+ a2
+                    tmp[12 &+ i] = a3 &- a2
+                }
+                for i in 0..<4 {
+                    let dc = tmp[i &* 4] &+ 3
+                    let a0 = dc &+ tmp[i &* 4 &+ 3]
+                    let a1 = tmp[i &* 4 &+ 1] &+ tmp[i &* 4 &+ 2]
+                    let a2 = tmp[i &* 4 &+ 1] &- tmp[i &* 4 &+ 2]
+                    let a3 = dc &- tmp[i &* 4 &+ 3]
+                    let o = out + i &* 64
+                    o[0] = Int16(truncatingIfNeeded: (a0 &+ a1) &>> 3)
+                    o[16] = Int16(truncatingIfNeeded: (a3 &+ a2) &>> 3)
+                    o[32] = Int16(truncatingIfNeeded: (a0 &- a1) &>> 3)
+                    o[48] = Int16(truncatingIfNeeded: (a3 &- a2) &>> 3)
+                }
             }
         }
     }

@@ -50,7 +50,7 @@ import TestSupport
         }
         frames.append(ImageFrame(pixels: canvas, duration: .milliseconds(40)))
         let image = Image(frames: frames, loopCount: 3, format: .gif)
-        let bytes = try image.encoded(as: .webp)
+        let bytes = try image.encoded(as: .webp, options: EncodingOptions(webp: .init(lossless: true)))
         #expect(Self.tags(bytes) == ["VP8X", "ANIM", "ANMF", "ANMF", "ANMF", "ANMF", "ANMF"])
         let decoded = try WebP.Decoder.decode(bytes)
         #expect(decoded.loopCount == 3)

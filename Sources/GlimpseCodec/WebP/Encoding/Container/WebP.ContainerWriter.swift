@@ -4,8 +4,9 @@ extension WebP {
     /// the extended format, `VP8X` first, then `ICCP`, `ANIM`, the image or its
     /// `ANMF` frames, `EXIF` and `XMP ` in the order §2.7 requires.
     struct ContainerWriter {
-        /// One `ANMF` frame (RFC 9649 §2.7.1.1): a `VP8L` bitstream placed at
-        /// (`x`, `y`), both even, shown for `duration` milliseconds.
+        /// One `ANMF` frame (RFC 9649 §2.7.1.1): a `VP8L` bitstream, or a `VP8 `
+        /// one after its `ALPH` chunk, placed at (`x`, `y`), both even, shown for
+        /// `duration` milliseconds.
         struct Frame {
             var x: Int
             var y: Int
@@ -17,6 +18,10 @@ extension WebP {
             /// Cleared to transparent black once shown.
             var disposesToBackground: Bool
             var bitstream: [UInt8]
+            /// `bitstream` is VP8 (lossy) rather than VP8L.
+            var isLossy = false
+            /// The `ALPH` payload of a lossy frame with transparency.
+            var alpha: [UInt8]? = nil
         }
 
         var iccProfile: [UInt8]?
@@ -61,14 +66,20 @@ extension WebP {
             appendChunk(.anim, anim, to: &body)
             for frame in frames {
                 var payload: [UInt8] = []
-                payload.reserveCapacity(RIFF.anmfHeaderSize + RIFF.chunkHeaderSize + frame.bitstream.count + 1)
+                payload.reserveCapacity(RIFF.anmfHeaderSize + 2 * RIFF.chunkHeaderSize + frame.bitstream.count
+                                        + (frame.alpha?.count ?? 0) + 2)
                 Self.appendLittleEndian(frame.x / 2, 3, to: &payload)
                 Self.appendLittleEndian(frame.y / 2, 3, to: &payload)
                 Self.appendLittleEndian(frame.width - 1, 3, to: &payload)
                 Self.appendLittleEndian(frame.height - 1, 3, to: &payload)
                 Self.appendLittleEndian(min(max(frame.duration, 0), 0xff_ffff), 3, to: &payload)
                 payload.append((frame.blends ? 0 : 2) | (frame.disposesToBackground ? 1 : 0))
-                appendChunk(.vp8l, frame.bitstream, to: &payload)
+                if frame.isLossy {
+                    if let alpha = frame.alpha { appendChunk(.alph, alpha, to: &payload) }
+                    appendChunk(.vp8, frame.bitstream, to: &payload)
+                } else {
+                    appendChunk(.vp8l, frame.bitstream, to: &payload)
+                }
                 appendChunk(.anmf, payload, to: &body)
             }
             appendTrailingMetadata(to: &body)
