@@ -95,18 +95,31 @@ import TestSupport
         for (size, count) in [(1, 0), (2, 1), (2, 5000), (4, 20_000), (8, 70_000)] {
             let indices = (0..<count).map { _ in UInt8.random(in: 0..<UInt8(truncatingIfNeeded: 1 << size &- 1 | 1), using: &generator) & UInt8((1 << size) - 1) }
             let data = GIF.LZWEncoder.encode(indices, minimumCodeSize: max(2, size))
-            var decoder = try GIF.LZWDecoder(minimumCodeSize: max(2, size))
-            var output = GIF.LZWDecoder.makeBuffer(count: count)
-            var position = 0
-            try data.withDecodingBytes { (raw) throws(ImageDecodingError) in
-                try output.withUnsafeMutableBufferPointer { (buffer) throws(ImageDecodingError) in
-                    guard let base = buffer.baseAddress else { return }
+            let (position, output) = try Self.decodeLZW(data, minimumCodeSize: max(2, size), count: count)
+            #expect(position == count)
+            #expect(output == indices)
+        }
+    }
+
+    /// Runs `GIF.LZWDecoder` over `data` `passes` times into one buffer of `count` indices;
+    /// the position it reached and the `count` indices.
+    static func decodeLZW(_ data: [UInt8], minimumCodeSize: Int, count: Int,
+                          passes: Int = 1) throws -> (position: Int, indices: [UInt8]) {
+        var decoder = try GIF.LZWDecoder(minimumCodeSize: minimumCodeSize)
+        var output = GIF.LZWDecoder.makeBuffer(count: count)
+        var position = 0
+        let decoded = try data.withDecodingBytes { (raw) throws(ImageDecodingError) -> Bool in
+            try output.withUnsafeMutableBufferPointer { (buffer) throws(ImageDecodingError) -> Bool in
+                // makeBuffer's buffer always holds the literal prefix, so it has an address.
+                guard let base = buffer.baseAddress else { return false }
+                for _ in 0..<passes {
                     try decoder.decode(raw, into: base + GIF.LZWDecoder.literalPrefix, count: count, position: &position)
                 }
+                return true
             }
-            #expect(position == count)
-            #expect(Array(output[GIF.LZWDecoder.literalPrefix..<GIF.LZWDecoder.literalPrefix + count]) == indices)
         }
+        #expect(decoded)
+        return (position, Array(output[GIF.LZWDecoder.literalPrefix..<GIF.LZWDecoder.literalPrefix + count]))
     }
 
     /// Long strings cut by the end of the output: the decoder writes whole words past it
@@ -116,19 +129,10 @@ import TestSupport
         let indices = (0..<30_000).map { UInt8(truncatingIfNeeded: ($0 / 700) % 3) }
         let data = GIF.LZWEncoder.encode(indices, minimumCodeSize: 2)
         for count in [1, 7, 8, 9, 4095, 10_001, 29_999] {
-            var decoder = try GIF.LZWDecoder(minimumCodeSize: 2)
-            var output = GIF.LZWDecoder.makeBuffer(count: count)
-            var position = 0
-            try data.withDecodingBytes { (raw) throws(ImageDecodingError) in
-                try output.withUnsafeMutableBufferPointer { (buffer) throws(ImageDecodingError) in
-                    guard let base = buffer.baseAddress else { return }
-                    try decoder.decode(raw, into: base + GIF.LZWDecoder.literalPrefix, count: count, position: &position)
-                    // Data after a full output is ignored.
-                    try decoder.decode(raw, into: base + GIF.LZWDecoder.literalPrefix, count: count, position: &position)
-                }
-            }
+            // The second pass checks that data after a full output is ignored.
+            let (position, output) = try Self.decodeLZW(data, minimumCodeSize: 2, count: count, passes: 2)
             #expect(position == count)
-            #expect(Array(output[GIF.LZWDecoder.literalPrefix..<GIF.LZWDecoder.literalPrefix + count]) == Array(indices[..<count]))
+            #expect(output == Array(indices[..<count]))
         }
     }
 
