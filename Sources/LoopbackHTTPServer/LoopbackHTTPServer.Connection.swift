@@ -170,6 +170,12 @@ extension LoopbackHTTPServer {
                     if delay > .zero { pause(delay) }
                 }
                 return sendAll(Array("0\r\n\r\n".utf8)) ? .keepAlive : .peerGone
+            case .chunkedClose(let chunks):
+                guard sendAll(head(response, framing: "Transfer-Encoding: chunked")) else { return .peerGone }
+                for chunk in chunks where !chunk.isEmpty {
+                    guard sendAll(Array((String(chunk.count, radix: 16) + "\r\n").utf8) + chunk + [13, 10]) else { return .peerGone }
+                }
+                return .close
             case .drip(let bytes, let chunkSize, let interval):
                 guard sendAll(head(response, framing: "Content-Length: \(bytes.count)")),
                       drip(bytes, chunkSize: chunkSize, interval: interval) else { return .peerGone }

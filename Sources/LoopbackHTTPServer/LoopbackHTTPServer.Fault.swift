@@ -16,6 +16,9 @@ extension LoopbackHTTPServer {
         /// The connection is closed cleanly (a FIN) after this many bytes of
         /// the body it answers with, short of its `Content-Length`.
         case closeAfter(Int)
+        /// The body goes out chunked, without a `Content-Length`, and the connection
+        /// is closed cleanly (a FIN) after this many bytes, before the last chunk.
+        case chunkedCloseAfter(Int)
         /// A `Range` is ignored: 200 with the whole body.
         case ignoreRange
         /// A `Range` is answered with a `Content-Range` one byte off.
@@ -54,7 +57,7 @@ extension LoopbackHTTPServer.Route {
                 body = newBody
                 etag = newTag
                 honoursIfRange = false
-            case .none, .cutAfter, .cutHalfway, .closeAfter, .ignoreRange, .wrongContentRange:
+            case .none, .cutAfter, .cutHalfway, .closeAfter, .chunkedCloseAfter, .ignoreRange, .wrongContentRange:
                 break
             }
             var headers: [(name: String, value: String)] = [
@@ -82,6 +85,10 @@ extension LoopbackHTTPServer.Route {
             if case .closeAfter(let count) = fault, count < payload.count {
                 return LoopbackHTTPServer.Response(status: status, headers: headers,
                                                    body: .lying(declaredLength: payload.count, bytes: Array(payload.prefix(count))))
+            }
+            if case .chunkedCloseAfter(let count) = fault, count < payload.count {
+                return LoopbackHTTPServer.Response(status: status, headers: headers,
+                                                   body: .chunkedClose([Array(payload.prefix(count))]))
             }
             let prefix = cut.map { Array(payload.prefix($0)) }
             let answer: LoopbackHTTPServer.Response.Body = switch (prefix, pace) {

@@ -9,6 +9,10 @@ extension LoopbackHTTPServer {
             /// `Transfer-Encoding: chunked` (RFC 9112 §7.1), one chunk per element,
             /// with `delay` between chunks.
             case chunked([[UInt8]], delay: Duration = .zero)
+            /// `Transfer-Encoding: chunked`, one chunk per element, then a clean close (a FIN)
+            /// where the last chunk belongs: a body without a length cut short, which only its
+            /// missing last chunk tells from a whole one (RFC 9112 §7.1, §8).
+            case chunkedClose([[UInt8]])
             /// `Content-Length` framing, written `chunkSize` bytes at a time with
             /// `interval` between writes.
             case drip([UInt8], chunkSize: Int, interval: Duration)

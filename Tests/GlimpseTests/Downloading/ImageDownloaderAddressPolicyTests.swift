@@ -156,6 +156,30 @@ struct ImageDownloaderAddressPolicyTests {
         forbidden.shutdown()
     }
 
+    /// A chunked body has no length to fall short of: only its missing last chunk tells a cut
+    /// from a whole body, and that is as far as HTTP allows a client to see (RFC 9112 §7.1).
+    @Test func aChunkedBodyClosedBeforeItsLastChunkIsResumedByteExact() async throws {
+        let (harness, forbidden) = try origins { $0.retryPolicy = RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(20)) }
+        harness.server.setRoute("/x", .resource(body, faults: [.chunkedCloseAfter(70_000)]))
+        let result = try await harness.downloader.download(harness.url("/x"))
+        #expect(result.bytes == body)
+        let requests = harness.server.requests
+        #expect(requests.count == 2)
+        #expect(requests.last?.header("Range") == "bytes=70000-")
+        #expect(requests.last?.header("If-Range") == "\"v1\"")
+        await harness.finish()
+        forbidden.shutdown()
+    }
+
+    @Test func aChunkedBodyClosedBeforeItsLastChunkIsNeverTakenAsWhole() async throws {
+        let (harness, forbidden) = try origins { $0.retryPolicy = .never }
+        harness.server.setRoute("/x", .resource(body, faults: [.chunkedCloseAfter(70_000)]))
+        await #expect(throws: ImageDownloadError.self) { try await harness.downloader.download(harness.url("/x")) }
+        #expect(harness.server.requests.count == 1)
+        await harness.finish()
+        forbidden.shutdown()
+    }
+
     @Test func theServerProfileRefusesAnHTMLBodyFromItsHead() async throws {
         let (harness, forbidden) = try origins()
         var configuration = ImageDownloader.Configuration.server
