@@ -54,6 +54,8 @@ let package = Package(
                 "GlimpseCache",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             exclude: ["README.md"]
         ),
@@ -77,7 +79,11 @@ let package = Package(
         // A codec-only program (no Foundation) for the minimal-container smoke test and its size
         // budget (.ci/smoke-container.sh); not a product.
         .executableTarget(name: "glimpse-codec-smoke", dependencies: ["GlimpseCodec"]),
-        .target(name: "TestSupport", dependencies: ["GlimpseCodec", "LoopbackHTTPServer"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: ["GlimpseCodec", "GlimpseCache", "LoopbackHTTPServer", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(name: "GlimpseCodecTests", dependencies: ["GlimpseCodec", "TestSupport"]),
         .testTarget(name: "GlimpseCacheTests", dependencies: ["GlimpseCache", "TestSupport"]),
         .testTarget(
@@ -90,7 +96,15 @@ let package = Package(
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
-        .testTarget(name: "GlimpseRedisTests", dependencies: ["GlimpseRedis", "TestSupport"]),
+        .testTarget(
+            name: "GlimpseRedisTests",
+            dependencies: [
+                "GlimpseRedis",
+                "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
+        ),
         .testTarget(name: "glimpseTests", dependencies: ["glimpse", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

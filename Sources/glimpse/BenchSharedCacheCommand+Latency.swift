@@ -27,7 +27,7 @@ extension BenchSharedCacheCommand {
         }
         await writer.configuration.cache.fetchClaimsReleased()
         await tier.waitForBackgroundWrites()
-        guard let sample = await tier.entry(forKey: keys[0]) else {
+        guard let sample = try? await tier.entry(forKey: keys[0]) else {
             throw CommandFailure("the thumbnails did not reach Redis (refused writes? maxmemory?)")
         }
         Terminal.standardError("thumbnail entries: \(keys.count) of \(sample.data.count) bytes, \(sample.metadata.contentType ?? "?")")
@@ -41,7 +41,7 @@ extension BenchSharedCacheCommand {
                     let key = storedKeys[index % storedKeys.count]
                     if isPlain {
                         if (try? await tier.client.send(RESP.Command("GET", tier.entryKey(key))))?.bytes == nil { misses.add() }
-                    } else if await tier.entry(forKey: key) == nil {
+                    } else if (try? await tier.entry(forKey: key)) == nil {
                         misses.add()
                     }
                 }

@@ -78,11 +78,11 @@ struct BenchSharedCacheCommand: AsyncParsableCommand {
             try await latencies(tier: tier, origin: origin)
             try await originRequests(origin: origin, namespace: namespace)
         } catch {
-            await tier.removeAllEntries()
+            try? await tier.removeAllEntries()
             await client.shutdown()
             throw error
         }
-        await tier.removeAllEntries()
+        try? await tier.removeAllEntries()
         await client.shutdown()
     }
 

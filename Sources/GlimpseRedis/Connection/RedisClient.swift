@@ -1,6 +1,6 @@
 import NIOCore
 import NIOPosix
-import Synchronization
+import GlimpseCache
 
 /// A small pool of pipelined connections to one Redis, behind a circuit breaker.
 ///
@@ -13,7 +13,7 @@ import Synchronization
 public final class RedisClient: Sendable {
     public let configuration: Configuration
     private let group: any EventLoopGroup
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     private enum Slot {
         case empty
@@ -33,7 +33,7 @@ public final class RedisClient: Sendable {
     public init(configuration: Configuration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         self.configuration = configuration
         self.group = group
-        state = Mutex(State(slots: Array(repeating: .empty, count: configuration.poolSize),
+        state = Lock(State(slots: Array(repeating: .empty, count: configuration.poolSize),
                             breaker: RedisCircuitBreaker(configuration: configuration.breaker)))
     }
 

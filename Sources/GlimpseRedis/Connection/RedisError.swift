@@ -1,5 +1,6 @@
-/// Why a Redis command did not produce a reply. The data tier treats every one as a skipped
-/// tier (a miss, or a write left undone), never as a failed load.
+/// Why a Redis command did not produce a reply. The data tier reports a read's as an
+/// `ImageDataTierError` (which the pipeline answers as a miss) and drops a write's; never a
+/// failed load.
 public enum RedisError: Error, Sendable, Equatable {
     /// TCP did not connect within ``RedisClient/Configuration/connectTimeout``.
     case connectTimeout
@@ -26,6 +27,24 @@ public enum RedisError: Error, Sendable, Equatable {
         switch self {
         case .circuitOpen, .shutDown: false
         default: true
+        }
+    }
+}
+
+extension RedisError {
+    /// A short account for logs and ``ImageDataTierError``: the server's own message where
+    /// there is one, never a password.
+    var reason: String {
+        switch self {
+        case .connectTimeout: "connect timed out"
+        case .connectFailed(let why): "connect failed: \(why)"
+        case .commandTimeout: "command timed out"
+        case .connectionClosed: "connection closed"
+        case .authentication(let message): "authentication failed: \(message)"
+        case .handshake(let message): "handshake failed: \(message)"
+        case .protocolViolation(let error): "protocol violation: \(error)"
+        case .circuitOpen: "circuit breaker open"
+        case .shutDown: "client shut down"
         }
     }
 }

@@ -25,21 +25,32 @@ extension RedisDataTier {
         let claim = ImageDataFetchClaim(key: lockKey(key), token: Self.lockToken())
         let set = RESP.Command("SET", claim.key, claim.token, "NX", "PX", configuration.lockTimeToLive.redisMilliseconds)
         let exists = existsCommands(awaited)
-        guard let replies = try? await client.send([set] + exists), replies.count == 1 + exists.count else {
+        guard let replies = try? await send([set] + exists, .claim), replies.count == 1 + exists.count else {
+            instruments.claimEnded(.unavailable, waited: nil)
             return .uncoordinated
         }
         let taken: Bool
         switch replies[0].withoutAttributes {
         case .simpleString: taken = true
         case .null: taken = false
-        default: return .uncoordinated  // an error reply (a read-only replica, an ACL): no coordination
+        default:  // an error reply (a read-only replica, an ACL): no coordination
+            instruments.claimEnded(.unavailable, waited: nil)
+            return .uncoordinated
         }
         if Self.anyExists(replies.dropFirst()) {
             if taken { releaseInBackground(claim) }
+            instruments.claimEnded(.stored, waited: nil)
             return .stored
         }
-        if taken { return .claimed(claim) }
-        return await waitForStored(awaited, lockKey: claim.key)
+        if taken {
+            instruments.claimEnded(.claimed, waited: nil)
+            return .claimed(claim)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = await waitForStored(awaited, lockKey: claim.key)
+        instruments.claimEnded(result, waited: clock.now - start)
+        return result == .waitedStored ? .stored : .uncoordinated
     }
 
     /// Queues the compare-and-delete of `claim` after every write queued before it (the holder's
@@ -48,7 +59,7 @@ extension RedisDataTier {
         releaseInBackground(claim)
     }
 
-    private func waitForStored(_ keys: [String], lockKey: String) async -> ImageDataFetchCoordination {
+    private func waitForStored(_ keys: [String], lockKey: String) async -> ClaimResult {
         let clock = ContinuousClock()
         let deadline = clock.now + configuration.lockWait
         let commands = existsCommands(keys) + [RESP.Command("EXISTS", lockKey)]
@@ -57,17 +68,17 @@ extension RedisDataTier {
             do {
                 try await Task.sleep(for: min(interval, deadline - clock.now))
             } catch {
-                return .uncoordinated
+                return .waitExpired  // cancelled: the caller goes on without coordination
             }
             interval = min(interval * 2, max(configuration.maximumLockPollInterval, configuration.lockPollInterval))
-            guard let replies = try? await client.send(commands), replies.count == commands.count,
+            guard let replies = try? await send(commands, .claim), replies.count == commands.count,
                   let lock = replies.last else {
-                return .uncoordinated
+                return .unavailable
             }
-            if Self.anyExists(replies.dropLast()) { return .stored }
-            if lock.withoutAttributes == .integer(0) { return .uncoordinated }
+            if Self.anyExists(replies.dropLast()) { return .waitedStored }
+            if lock.withoutAttributes == .integer(0) { return .lockReleased }
         }
-        return .uncoordinated
+        return .waitExpired
     }
 
     /// One `EXISTS` per entry key, pipelined in the same round trip: a multi-key `EXISTS` fails

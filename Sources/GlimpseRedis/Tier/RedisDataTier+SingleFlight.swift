@@ -52,7 +52,7 @@ extension RedisDataTier {
     public func entry(
         forKey key: String, fetchingWith fetch: @Sendable () async throws -> ImageDataEntry
     ) async throws -> (entry: ImageDataEntry, source: Source) {
-        if let entry = await entry(forKey: key) { return (entry, .shared) }
+        if let entry = try? await entry(forKey: key) { return (entry, .shared) }
         if let lock = await lock(forKey: key) {
             do {
                 let entry = try await fetch()

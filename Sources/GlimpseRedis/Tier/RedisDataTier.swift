@@ -1,15 +1,17 @@
+import CoreMetrics
 import Glimpse
 import GlimpseCache
-import Synchronization
+import Logging
 
 /// The shared data tier: encoded bytes and metadata by key, in Redis, for every process of a
 /// fleet; an ``ImageDataCaching`` tier, usually behind the local disk in a ``LayeredDataTier``.
 ///
 /// Each entry is one Redis string (header, checksum, metadata, data), so a read is one `GET`,
 /// written with `SET … PX` so it expires after ``Configuration/timeToLive``. A value that does
-/// not decode for its key — corrupt, truncated, foreign — is a miss. Every failure of Redis
-/// (down, slow, refusing the password, breaker open) is a miss or a write left undone, never
-/// an error: the caller goes on to the origin. ``store(_:)`` (the pipeline's writes) only
+/// not decode for its key — corrupt, truncated, foreign — is a miss. A failure of Redis (down,
+/// slow, refusing the password, breaker open) is an ``ImageDataTierError`` from a read, which
+/// the pipeline counts (`glimpse_cache_errors_total`) and answers as a miss, going on to the
+/// origin; a write left undone costs only a later origin request. ``store(_:)`` (the pipeline's writes) only
 /// queues: one background task sends the queued entries in order, pipelined, so Redis latency
 /// is never on a caller's path. ``claimFetch(forKey:awaiting:)`` gives the pipeline single
 /// flight across processes (a `SET … NX PX` lock; `RedisDataTier+FetchClaims.swift`), and
@@ -32,11 +34,23 @@ public final class RedisDataTier: ImageDataCaching {
         var writer: Task<Void, Never>?
     }
 
-    private let writes = Mutex(WriteQueue())
+    private let writes = GlimpseCache.Lock(WriteQueue())
+    let instruments: Instruments
 
-    public init(client: RedisClient, configuration: Configuration = .init()) {
+    /// A tier on `client`.
+    ///
+    /// - Parameters:
+    ///   - logger: where the tier says that Redis went away and came back (a warning and a
+    ///     notice, once per outage), and traces its calls; a no-op logger labelled
+    ///     `glimpse.redis` by default.
+    ///   - metricsFactory: where the tier's own metrics go (``MetricName``); the global
+    ///     `MetricsSystem.factory` as it is when the tier is made, by default.
+    public init(client: RedisClient, configuration: Configuration = .init(),
+                logger: Logger = Logger(label: "glimpse.redis", factory: { _ in SwiftLogNoOpLogHandler() }),
+                metricsFactory: any MetricsFactory = MetricsSystem.factory) {
         self.client = client
         self.configuration = configuration
+        instruments = Instruments(logger: logger, factory: metricsFactory)
     }
 
     /// The Redis key holding the entry for `key`.
@@ -46,15 +60,15 @@ public final class RedisDataTier: ImageDataCaching {
 
     // MARK: ImageDataCaching
 
-    /// The entry stored under `key`, or `nil` (absent, undecodable, or Redis unavailable).
-    public func entry(forKey key: String) async -> ImageDataEntry? {
-        guard let reply = try? await client.send(RESP.Command("GET", entryKey(key))) else { return nil }
-        return Self.decode(reply, forKey: key)
+    /// The entry stored under `key`, or `nil` (absent, or a value that does not decode for
+    /// `key`); throws when Redis does not answer.
+    public func entry(forKey key: String) async throws(ImageDataTierError) -> ImageDataEntry? {
+        Self.decode(try await send(RESP.Command("GET", entryKey(key)), .read), forKey: key)
     }
 
-    /// Whether Redis holds a value under `key` (`EXISTS`; `false` when Redis is unavailable).
-    public func containsEntry(forKey key: String) async -> Bool {
-        (try? await client.send(RESP.Command("EXISTS", entryKey(key)))) == .integer(1)
+    /// Whether Redis holds a value under `key` (`EXISTS`); throws when Redis does not answer.
+    public func containsEntry(forKey key: String) async throws(ImageDataTierError) -> Bool {
+        try await send(RESP.Command("EXISTS", entryKey(key)), .contains) == .integer(1)
     }
 
     /// Queues `entries` for the background writer and returns at once: the pipeline never
@@ -64,24 +78,41 @@ public final class RedisDataTier: ImageDataCaching {
         for entry in entries { storeInBackground(entry) }
     }
 
-    /// Removes the entry under `key` (if Redis is reachable).
-    public func removeEntry(forKey key: String) async {
-        _ = try? await client.send(RESP.Command("DEL", entryKey(key)))
+    /// Removes the entry under `key`; throws when Redis does not answer.
+    public func removeEntry(forKey key: String) async throws(ImageDataTierError) {
+        _ = try await send(RESP.Command("DEL", entryKey(key)), .remove)
     }
 
     /// Removes every entry and lock under ``Configuration/namespace`` (`SCAN … MATCH` then
-    /// `UNLINK`), leaving other users' keys alone.
-    public func removeAllEntries() async {
+    /// `UNLINK`), leaving other users' keys alone; throws when Redis stops answering part-way.
+    public func removeAllEntries() async throws(ImageDataTierError) {
         let pattern = Self.globEscaped(configuration.namespace) + "*"
         var cursor = "0"
         repeat {
             let scan = RESP.Command("SCAN", cursor, "MATCH", pattern, "COUNT", 1000)
-            guard case .array(let reply)? = (try? await client.send(scan))?.withoutAttributes,
+            guard case .array(let reply) = try await send(scan, .remove).withoutAttributes,
                   reply.count == 2, let next = reply[0].bytes, case .array(let keys) = reply[1].withoutAttributes else { return }
             cursor = String(decoding: next, as: UTF8.self)
             let names = keys.compactMap(\.bytes)
-            if !names.isEmpty { _ = try? await client.send(RESP.Command(arguments: [Array("UNLINK".utf8)] + names)) }
+            if !names.isEmpty { _ = try await send(RESP.Command(arguments: [Array("UNLINK".utf8)] + names), .remove) }
         } while cursor != "0"
+    }
+
+    /// `commands` pipelined, their replies in order; a failure is counted, logged and thrown
+    /// as the tier's error.
+    func send(_ commands: [RESP.Command], _ operation: Operation) async throws(ImageDataTierError) -> [RESP.Value] {
+        do {
+            let replies = try await client.send(commands)
+            instruments.reached()
+            return replies
+        } catch {
+            instruments.failed(operation, error)
+            throw ImageDataTierError("redis: \(error.reason)")
+        }
+    }
+
+    func send(_ command: RESP.Command, _ operation: Operation) async throws(ImageDataTierError) -> RESP.Value {
+        try await send([command], operation)[0]
     }
 
     /// Redis keeps no per-process count of the tier's entries.
@@ -95,19 +126,25 @@ public final class RedisDataTier: ImageDataCaching {
     @discardableResult
     public func write(_ entry: ImageDataEntry) async -> Bool {
         guard let command = setCommand(entry) else { return false }
-        guard case .simpleString = try? await client.send(command) else { return false }
+        guard case .simpleString = try? await send(command, .write) else { return false }
         return true
     }
 
     /// Queues `entry` for the background writer, after every entry queued before it;
     /// ``waitForBackgroundWrites()`` awaits it.
     public func storeInBackground(_ entry: ImageDataEntry) {
-        writes.withLock { queue in
-            let size = entry.data.count + entry.key.utf8.count
-            guard queue.bytes == 0 || queue.bytes + size <= configuration.maximumPendingWriteBytes else { return }
+        let size = entry.data.count + entry.key.utf8.count
+        let pending = writes.withLock { queue -> Int? in
+            guard queue.bytes == 0 || queue.bytes + size <= configuration.maximumPendingWriteBytes else { return nil }
             queue.writes.append(.store(entry))
             queue.bytes += size
             startWriter(&queue)
+            return queue.bytes
+        }
+        if let pending {
+            instruments.pendingWrites(bytes: pending)
+        } else {
+            instruments.dropped(.queueFull, bytes: size)
         }
     }
 
@@ -139,6 +176,7 @@ public final class RedisDataTier: ImageDataCaching {
                 if queue.writes.isEmpty { queue.writer = nil }
                 return queue.writes
             }
+            instruments.pendingWrites(bytes: 0)
             if batch.isEmpty { return }
             let commands = batch.compactMap { write -> RESP.Command? in
                 switch write {
@@ -146,13 +184,18 @@ public final class RedisDataTier: ImageDataCaching {
                 case .release(let claim): Self.releaseCommand(key: claim.key, token: claim.token)
                 }
             }
-            if !commands.isEmpty { _ = try? await client.send(commands) }
+            // A failed batch is counted and logged by `send`; its entries only cost later
+            // origin requests, and its locks expire by themselves.
+            if !commands.isEmpty { _ = try? await send(commands, .write) }
         }
     }
 
     private func setCommand(_ entry: ImageDataEntry) -> RESP.Command? {
         let value = entry.redisValue()
-        guard value.count <= configuration.entrySizeLimit else { return nil }
+        guard value.count <= configuration.entrySizeLimit else {
+            instruments.dropped(.tooLarge, bytes: value.count)
+            return nil
+        }
         return RESP.Command("SET", entryKey(entry.key), value, "PX", configuration.timeToLive.redisMilliseconds)
     }
 

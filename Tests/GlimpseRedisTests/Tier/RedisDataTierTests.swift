@@ -20,11 +20,11 @@ struct RedisDataTierTests {
         let client = RedisClient(configuration: server.configuration)
         let tier = RedisDataTier(client: client)
         let entry = Self.entry(50_000)
-        #expect(await tier.entry(forKey: "a") == nil)
+        #expect(try await tier.entry(forKey: "a") == nil)
         #expect(await tier.write(entry))
-        #expect(await tier.entry(forKey: "a")?.unstamped == entry)
-        #expect(await tier.entry(forKey: "a")?.tier == .shared)
-        #expect(await tier.entry(forKey: "a")?.metadata.storedDate != nil)
+        #expect(try await tier.entry(forKey: "a")?.unstamped == entry)
+        #expect(try await tier.entry(forKey: "a")?.tier == .shared)
+        #expect(try await tier.entry(forKey: "a")?.metadata.storedDate != nil)
         guard case .integer(let milliseconds) = try await client.send(RESP.Command("PTTL", tier.entryKey("a"))) else {
             Issue.record("no TTL")
             return
@@ -33,9 +33,9 @@ struct RedisDataTierTests {
         #expect(try await client.send(RESP.Command("KEYS", "*")) == .array([.bulkString(Array("glimpse:e:a".utf8))]))
         tier.storeInBackground(Self.entry(10, seed: 2, key: "b"))
         await tier.waitForBackgroundWrites()
-        #expect(await tier.entry(forKey: "b")?.unstamped == Self.entry(10, seed: 2, key: "b"))
-        await tier.removeEntry(forKey: "a")
-        #expect(await tier.entry(forKey: "a") == nil)
+        #expect(try await tier.entry(forKey: "b")?.unstamped == Self.entry(10, seed: 2, key: "b"))
+        try await tier.removeEntry(forKey: "a")
+        #expect(try await tier.entry(forKey: "a") == nil)
         await client.shutdown()
     }
 
@@ -50,18 +50,18 @@ struct RedisDataTierTests {
         let stored = try #require(try await client.send(RESP.Command("GET", tier.entryKey("k"))).bytes)
 
         _ = try await client.send(RESP.Command("SET", tier.entryKey("garbage"), "not an entry at all"))
-        #expect(await tier.entry(forKey: "garbage") == nil)
+        #expect(try await tier.entry(forKey: "garbage") == nil)
         _ = try await client.send(RESP.Command("SET", tier.entryKey("truncated"), Array(stored.prefix(stored.count / 2))))
-        #expect(await tier.entry(forKey: "truncated") == nil)
+        #expect(try await tier.entry(forKey: "truncated") == nil)
         var flipped = stored
         flipped[stored.count - 5_000] ^= 0x10
         _ = try await client.send(RESP.Command("SET", tier.entryKey("flipped"), flipped))
-        #expect(await tier.entry(forKey: "flipped") == nil)
+        #expect(try await tier.entry(forKey: "flipped") == nil)
         _ = try await client.send(RESP.Command("SET", tier.entryKey("moved"), stored))
-        #expect(await tier.entry(forKey: "moved") == nil, "the key is in the checksum")
+        #expect(try await tier.entry(forKey: "moved") == nil, "the key is in the checksum")
         _ = try await client.send(RESP.Command("RPUSH", tier.entryKey("list"), "x"))
-        #expect(await tier.entry(forKey: "list") == nil, "a WRONGTYPE error is a miss")
-        #expect(await tier.entry(forKey: "k")?.unstamped == entry)
+        #expect(try await tier.entry(forKey: "list") == nil, "a WRONGTYPE error is a miss")
+        #expect(try await tier.entry(forKey: "k")?.unstamped == entry)
         await client.shutdown()
     }
 
@@ -76,11 +76,11 @@ struct RedisDataTierTests {
         #expect(try await client.send(RESP.Command("EXISTS", tier.entryKey("big"))) == .integer(0))
         let justUnder = Self.entry((4 << 20) - 1024, key: "under")
         #expect(await tier.write(justUnder))
-        #expect(await tier.entry(forKey: "under")?.unstamped == justUnder)
+        #expect(try await tier.entry(forKey: "under")?.unstamped == justUnder)
         await client.shutdown()
     }
 
-    @Test("A wrong password skips the tier: misses, no stores, the origin still serves")
+    @Test("A wrong password skips the tier: reads fail as the tier's errors, no stores, the origin still serves")
     func wrongPassword() async throws {
         let server = try await RedisServer(arguments: ["--requirepass", "right"])
         defer { server.stop() }
@@ -88,7 +88,7 @@ struct RedisDataTierTests {
         configuration.password = "wrong"
         let client = RedisClient(configuration: configuration)
         let tier = RedisDataTier(client: client)
-        #expect(await tier.entry(forKey: "a") == nil)
+        await #expect(throws: ImageDataTierError.self) { try await tier.entry(forKey: "a") }
         #expect(await !tier.write(Self.entry(10, key: "a")))
         let (entry, source) = try await tier.entry(forKey: "a") { Self.entry(10) }
         #expect(entry == Self.entry(10) && source == .fetched)
@@ -96,7 +96,7 @@ struct RedisDataTierTests {
         await client.shutdown()
     }
 
-    @Test("Redis killed mid-run: misses at once, the breaker opens, and closes when Redis is back")
+    @Test("Redis killed mid-run: reads fail at once, the breaker opens, and closes when Redis is back")
     func outageAndRecovery() async throws {
         let server = try await RedisServer()
         defer { server.stop() }
@@ -110,7 +110,7 @@ struct RedisDataTierTests {
         server.kill()
         let clock = ContinuousClock()
         let start = clock.now
-        for _ in 0..<10 { #expect(await tier.entry(forKey: "a") == nil) }
+        for _ in 0..<10 { await #expect(throws: ImageDataTierError.self) { try await tier.entry(forKey: "a") } }
         // Refused connects, then the open breaker: not one timeout waited for (even on a loaded
         // machine whose cooperative pool is busy with other suites).
         #expect(clock.now - start < .seconds(30), "ten misses with Redis down: \(clock.now - start)")
@@ -126,7 +126,7 @@ struct RedisDataTierTests {
         }
         #expect(closed, "the background probe closes the breaker")
         #expect(await tier.write(Self.entry(100, key: "a")))
-        #expect(await tier.entry(forKey: "a")?.unstamped == Self.entry(100))
+        #expect(try await tier.entry(forKey: "a")?.unstamped == Self.entry(100))
         await client.shutdown()
     }
 

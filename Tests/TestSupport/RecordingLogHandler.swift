@@ -2,26 +2,28 @@ import GlimpseCache
 import Logging
 
 /// Every record a logger made, for assertions.
-final class LogRecords: Sendable {
-    struct Record: Sendable {
-        var level: Logger.Level
-        var message: String
-        var metadata: [String: String]
+public final class LogRecords: Sendable {
+    public struct Record: Sendable {
+        public var level: Logger.Level
+        public var message: String
+        public var metadata: [String: String]
 
         /// The message and every metadata key and value, for searching.
-        var text: String {
+        public var text: String {
             ([message] + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
         }
     }
 
     private let storage = Lock<[Record]>([])
 
-    func append(_ record: Record) { storage.withLock { $0.append(record) } }
+    public init() {}
 
-    var all: [Record] { storage.withLock { $0 } }
+    public func append(_ record: Record) { storage.withLock { $0.append(record) } }
+
+    public var all: [Record] { storage.withLock { $0 } }
 
     /// A logger that records everything from `trace` up.
-    func logger(label: String = "glimpse-test") -> Logger {
+    public func logger(label: String = "glimpse-test") -> Logger {
         var logger = Logger(label: label) { _ in RecordingLogHandler(records: self) }
         logger.logLevel = .trace
         return logger
@@ -29,17 +31,21 @@ final class LogRecords: Sendable {
 }
 
 /// A swift-log handler that keeps each record in a ``LogRecords``.
-struct RecordingLogHandler: LogHandler {
-    let records: LogRecords
-    var logLevel: Logger.Level = .trace
-    var metadata: Logger.Metadata = [:]
+public struct RecordingLogHandler: LogHandler {
+    public let records: LogRecords
+    public var logLevel: Logger.Level = .trace
+    public var metadata: Logger.Metadata = [:]
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    public init(records: LogRecords) {
+        self.records = records
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    public func log(event: LogEvent) {
         var merged = metadata
         if let explicit = event.metadata { merged.merge(explicit) { $1 } }
         records.append(LogRecords.Record(level: event.level, message: event.message.description,
