@@ -53,6 +53,8 @@ public final class DiskDataTier: ImageDataCaching {
     public var entryCount: Int { disk.isIndexLoaded ? disk.count : 0 }
 
     public var totalSize: Int { disk.isIndexLoaded ? disk.totalSize : 0 }
+    /// ``DiskCache/evictionCount``.
+    public var evictionCount: Int { disk.evictionCount }
 }
 
 /// The disk cache's record has no field for a variant's source format: it rides in the content

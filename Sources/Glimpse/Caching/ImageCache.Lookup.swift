@@ -32,6 +32,9 @@ extension ImageCache {
         public var diskCount: Int
         /// Bytes in the data tier; 0 without one.
         public var diskSize: Int
+        /// Entries the data tier removed to keep within its limits
+        /// (``ImageDataCaching/evictionCount``); 0 without one.
+        public var diskEvictions: Int
         /// Data tier reads that found an entry (the pipeline's included).
         public var diskHits: Int
         /// Queries neither tier answered, and data tier reads that found nothing.

@@ -366,7 +366,7 @@ public final class ImageCache: Sendable {
             memoryStatistics.totalCost = memory.totalCost
         }
         return Statistics(memory: memoryStatistics, diskCount: data?.entryCount ?? 0, diskSize: data?.totalSize ?? 0,
-                          diskHits: counters.dataHits, misses: counters.misses,
+                          diskEvictions: data?.evictionCount ?? 0, diskHits: counters.dataHits, misses: counters.misses,
                           coalescedDiskReads: counters.coalesced, dataErrors: counters.errors)
     }
 }

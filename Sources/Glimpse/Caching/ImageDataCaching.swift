@@ -55,6 +55,9 @@ public protocol ImageDataCaching: Sendable {
     var entryCount: Int { get }
     /// Bytes held now, from what the tier already knows (no I/O); 0 when it cannot tell.
     var totalSize: Int { get }
+    /// Entries the tier removed by itself to keep within its limits (size, count, age) since
+    /// it was made, from what it already knows (no I/O); 0 when it cannot tell (the default).
+    var evictionCount: Int { get }
     /// Asks the fleet for the right to fetch the resource under `key` (an original's
     /// ``ImageCacheKey/base``) from the origin, after a miss in every tier. A process that does
     /// not get it waits, for a bounded time, for an entry under any of `keys` (the original's and
@@ -68,6 +71,9 @@ public protocol ImageDataCaching: Sendable {
 }
 
 extension ImageDataCaching {
+    /// Not known: a tier that evicts without telling (Redis with `maxmemory`) reports none.
+    public var evictionCount: Int { 0 }
+
     /// No coordination: every process fetches for itself.
     public func claimFetch(forKey key: String, awaiting keys: [String]) async -> ImageDataFetchCoordination {
         .uncoordinated

@@ -101,6 +101,8 @@ public final class LayeredDataTier: ImageDataCaching {
     /// The local tier's figures: what this process holds.
     public var entryCount: Int { local.entryCount }
     public var totalSize: Int { local.totalSize }
+    /// The local tier's evictions (the shared tier's are its server's business).
+    public var evictionCount: Int { local.evictionCount }
 
     /// Runs `operation`, keeping its error for later so the other tier is still written.
     private static func attempt(

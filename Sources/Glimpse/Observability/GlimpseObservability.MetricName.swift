@@ -17,7 +17,8 @@ extension GlimpseObservability {
         public static let cacheHits = "glimpse_cache_hits_total"
         /// Counter: cache misses by `tier` (`memory`, `disk`).
         public static let cacheMisses = "glimpse_cache_misses_total"
-        /// Counter: entries the memory tier evicted (`tier`: `memory`).
+        /// Counter: entries a tier evicted to keep within its limits, by `tier`: `memory`, and
+        /// `disk` (the local data tier's size, count and age limits).
         public static let cacheEvictions = "glimpse_cache_evictions_total"
         /// Gauge: bytes held, by `tier` (`memory`: decoded pixels; `disk`: the local data tier).
         public static let cacheBytes = "glimpse_cache_bytes"

@@ -54,6 +54,7 @@ final class PipelineInstruments: Sendable {
     private let memoryMisses: Counter
     private let diskMisses: Counter
     private let memoryEvictions: Counter
+    private let diskEvictions: Counter
     private let cacheBytes: (memory: Gauge, disk: Gauge)
     private let cacheEntries: (memory: Gauge, disk: Gauge)
     private let processingQueueDepth: Gauge
@@ -64,6 +65,7 @@ final class PipelineInstruments: Sendable {
     private let sampledErrors = Lock<Int>(0)
     /// The memory tier's eviction count at the last sample, for the counter's increments.
     private let sampledEvictions = Lock<Int>(0)
+    private let sampledDiskEvictions = Lock<Int>(0)
 
     init(logger: Logger, metrics factory: any MetricsFactory, tracer: any Tracer) {
         self.logger = logger
@@ -103,6 +105,8 @@ final class PipelineInstruments: Sendable {
                              factory: factory)
         memoryEvictions = Counter(label: GlimpseObservability.MetricName.cacheEvictions,
                                   dimensions: [("tier", "memory")], factory: factory)
+        diskEvictions = Counter(label: GlimpseObservability.MetricName.cacheEvictions,
+                                dimensions: [("tier", "disk")], factory: factory)
         cacheBytes = (Gauge(label: GlimpseObservability.MetricName.cacheBytes, dimensions: [("tier", "memory")],
                             factory: factory),
                       Gauge(label: GlimpseObservability.MetricName.cacheBytes, dimensions: [("tier", "disk")],
@@ -294,6 +298,8 @@ final class PipelineInstruments: Sendable {
         cacheEntries.disk.record(statistics.diskCount)
         let newEvictions = Self.advance(sampledEvictions, to: statistics.memory.evictions)
         if newEvictions > 0 { memoryEvictions.increment(by: Int64(newEvictions)) }
+        let newDiskEvictions = Self.advance(sampledDiskEvictions, to: statistics.diskEvictions)
+        if newDiskEvictions > 0 { diskEvictions.increment(by: Int64(newDiskEvictions)) }
         let newErrors = Self.advance(sampledErrors, to: statistics.dataErrors)
         if newErrors > 0 {
             dataErrors.increment(by: Int64(newErrors))

@@ -26,6 +26,9 @@ extension DiskCache {
         var pendingJournalLines = 0
         /// Lines believed to be in the journal file (drives compaction).
         var journalLines = 0
+        /// Entries this index gave up to keep within the limits (size, count, age) since the
+        /// cache was opened: ``DiskCache/evictionCount``.
+        var evictions = 0
         /// The directory's stamp at a moment when this index held, or the initial scan was
         /// about to list, every entry file in it; `nil` when no such moment is known. While the
         /// directory keeps this stamp, a name the loaded index lacks has no file
@@ -99,6 +102,7 @@ extension DiskCache {
                 guard evicted.count < batch else { return (evicted, false) }
                 guard let node = list.removeOldest() else { break }
                 evicted.append(node.key)
+                evictions += 1
             }
             return (evicted, true)
         }
@@ -107,6 +111,7 @@ extension DiskCache {
         mutating func removeStored(before cutoff: Int64) -> [String] {
             let expired = list.nodes.compactMap { $0.value.stored < cutoff ? $0.key : nil }
             for name in expired { list.remove(name) }
+            evictions += expired.count
             return expired
         }
 

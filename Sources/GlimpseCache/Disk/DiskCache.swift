@@ -199,6 +199,15 @@ public final class DiskCache: Sendable {
         return index.withLock { $0.count }
     }
 
+    /// Entries this cache removed to keep within its limits since it was opened: the least
+    /// recently used ones evicted for ``Configuration/sizeLimit`` and ``Configuration/countLimit``,
+    /// and those older than ``Configuration/maxAge`` (found on reading, swept at opening or by
+    /// ``removeExpired()``). Not entries removed by callers, nor damaged files dropped on
+    /// reading. Does not wait for the initial scan.
+    public var evictionCount: Int {
+        index.withLock { $0.evictions }
+    }
+
     /// Entry names from least to most recently used; for tests and diagnostics.
     var namesByRecency: [String] {
         waitUntilIndexLoaded()
@@ -255,7 +264,7 @@ public final class DiskCache: Sendable {
             let stored = Int64((metadata.storedDate.timeIntervalSince1970 * 1e9).rounded())
             if configuration.maxAge > .zero,
                time - stored > Self.nanoseconds(configuration.maxAge) {
-                discard(name: name, inode: nil)
+                discard(name: name, inode: nil, expired: true)
                 return .miss
             }
             guard touch else { return .entry(metadata, data) }
@@ -274,13 +283,15 @@ public final class DiskCache: Sendable {
 
     /// Deletes a bad or expired entry, unless another writer has replaced the file since it
     /// was read (a different inode), in which case the new entry is left alone.
-    private func discard(name: String, inode: UInt64?) {
+    /// An expired entry counts in ``evictionCount``.
+    private func discard(name: String, inode: UInt64?, expired: Bool = false) {
         let filePath = path + "/" + name
         index.withLock { index in
             changingDirectory(&index) { index in
                 let current = POSIXFile.inode(atPath: filePath)
                 if current != nil && (inode == nil || current == inode) {
                     POSIXFile.unlink(filePath)
+                    if expired { index.evictions += 1 }
                 } else if current != nil {
                     return  // replaced by a valid write meanwhile: keep it and its index entry
                 }

@@ -83,6 +83,7 @@ struct DiskCacheTests {
         for index in [0, 2, 4] { #expect(cache.data(forKey: key(index)) != nil) }
         try cache.setData(bytes(1000), forKey: key(10))  // 11 entries: evict the three least recent
         #expect(cache.count == 8)
+        #expect(cache.evictionCount == 3)
         #expect(cache.totalSize == entrySize * 8)
         #expect((0...10).filter { cache.contains(key($0)) } == [0, 2, 4, 6, 7, 8, 9, 10])
         #expect(cache.namesByRecency == [6, 7, 8, 9, 0, 2, 4, 10].map { DiskCache.fileName(forKey: key($0)) })
@@ -93,6 +94,7 @@ struct DiskCacheTests {
         let cache = try DiskCache(configuration: configuration(directory, countLimit: 5))
         for index in 0..<6 { try cache.setData(bytes(10), forKey: "k\(index)") }
         #expect(cache.count == 4)
+        #expect(cache.evictionCount == 2)
         #expect((0..<6).filter { cache.contains("k\($0)") } == [2, 3, 4, 5])
         cache.waitUntilIndexLoaded()
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 4)
@@ -129,9 +131,13 @@ struct DiskCacheTests {
         #expect(cache.data(forKey: "old") == nil)
         #expect(!FileManager.default.fileExists(atPath: cache.filePath(forKey: "old")))
         #expect(cache.data(forKey: "young") != nil)
+        #expect(cache.evictionCount == 1, "found expired on reading")
         clock.advance(by: .seconds(1800))
         cache.removeExpired()
         #expect(cache.count == 0)
+        #expect(cache.evictionCount == 2, "and swept")
+        cache.remove("gone")
+        #expect(cache.evictionCount == 2, "a caller's removal is not an eviction")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }.isEmpty)
     }
 

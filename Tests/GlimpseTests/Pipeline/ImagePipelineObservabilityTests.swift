@@ -1,5 +1,6 @@
 import Foundation
 import Glimpse
+import GlimpseCache
 import GlimpseCodec
 import InMemoryTracing
 import LoopbackHTTPServer
@@ -98,6 +99,31 @@ extension PipelineTests {
             #expect(all.contains { $0.level == .trace && $0.message == "decoded" && $0.metadata["glimpse.format"] == "png" })
             #expect(all.contains { $0.message == "transfer finished" && $0.metadata["glimpse.bytes"] == "\(png.count)" })
             #expect(all.allSatisfy { $0.level <= .debug }, "\(all.filter { $0.level > .debug }.map(\.text))")
+        }
+
+        @Test func theDiskTiersEvictionsAreCounted() async throws {
+            let (records, metrics, tracer) = (LogRecords(), TestMetrics(), InMemoryTracer())
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("glimpse-evictions-\(UUID().uuidString)", isDirectory: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            // Two entries at most: the third store evicts down to one (the trim ratio's 80 %).
+            let disk = try DiskCache(configuration: DiskCache.Configuration(directory: directory, countLimit: 2))
+            let harness = try PipelineHarness.make(downloader: { _ in }, pipeline: { configuration in
+                configuration.cache = ImageCache(memory: MemoryCache(costLimit: 64 << 20), disk: disk)
+                configuration.metricsFactory = metrics
+                configuration.logger = records.logger()
+                configuration.tracer = tracer
+            })
+            defer { harness.finish() }
+            let png = try Fixtures.bytes("png/ct6-d08-seq.png")
+            for index in 0..<5 {
+                harness.server.setRoute("/\(index).png", .fixed(.ok(png)))
+                _ = try await harness.pipeline.load(ImageRequest(url: harness.url("/\(index).png"), options: .waitForDiskStore))
+            }
+            let evicted = harness.pipeline.configuration.cache.statistics.diskEvictions
+            #expect(evicted >= 2 && evicted == disk.evictionCount)
+            let counted = metrics.counterTotal(label: GlimpseObservability.MetricName.cacheEvictions, dimensions: [("tier", "disk")])
+            #expect(counted > 0 && counted <= Int64(evicted), "sampled when loads end: \(counted) of \(evicted)")
         }
 
         @Test func aRetryAfterA503IsLoggedWithItsReasonAndCounted() async throws {
