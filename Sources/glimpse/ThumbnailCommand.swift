@@ -12,7 +12,10 @@ struct ThumbnailCommand: ParsableCommand {
         JPEGs are decoded at a reduced size (DCT scaling 1/2, 1/4 or 1/8, never below the target), turned \
         upright by their EXIF orientation, resized with Lanczos-3 to fit inside N×N (never enlarged) and \
         written as JPEG (quality 80, 4:2:0), or PNG when the source has transparency, unless --format or the \
-        extension of -o OUT (.jpg, .png, .webp) says otherwise; WebP is lossy at --quality. One line per file: \
+        extension of -o OUT (.jpg, .png, .webp) says otherwise; WebP is lossy at --quality. An embedded ICC \
+        profile is converted to sRGB and dropped (--color srgb, the default, as image proxies do: the thumbnail \
+        looks the same in every viewer without carrying the profile); --color preserve keeps pixels and profile. \
+        One line per file: \
         "IN: ok WxH -> OUT (BYTES bytes, T ms)" or "IN: error …"; the exit status is 1 when any file failed.
         """
     )
@@ -65,6 +68,9 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Output format (default: the extension of -o OUT, else JPEG, or PNG for sources with transparency).")
     var format: OutputFormat?
 
+    @Option(help: "An embedded ICC profile: converted to sRGB and dropped (srgb), or kept with the pixels as stored (preserve).")
+    var color: ColorArgument = .srgb
+
     func validate() throws {
         guard size >= 1 else { throw ValidationError("--size must be at least 1") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be in 1...100") }
@@ -104,7 +110,9 @@ struct ThumbnailCommand: ParsableCommand {
     private func thumbnail(_ file: String) throws(CommandFailure) -> (bytes: [UInt8], width: Int, height: Int, path: String) {
         // The file goes to the decoder in pieces, so that it is never held twice
         // (a streamed PNG never holds it at all).
-        var decoder = ThumbnailDecoder(maxPixelSize: size)
+        var options = DecodingOptions()
+        options.colorPolicy = color.policy
+        var decoder = ThumbnailDecoder(maxPixelSize: size, options: options)
         var image: Image
         try Self.readChunks(file) { chunk throws(ThumbnailDecoder.Failure) in try decoder.append(chunk) }
         do {

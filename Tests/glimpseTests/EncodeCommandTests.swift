@@ -112,4 +112,37 @@ struct EncodeCommandTests {
         let big = try CLI.run(["thumbnail", opaque.path, "-o", directory.appendingPathComponent("t.jpg").path, "--size", "1000"])
         #expect(big.standardOutput.hasPrefix("\(opaque.path): ok 300x120 -> "))
     }
+
+    @Test("thumbnail: an embedded profile is converted to sRGB and dropped, or kept with --color preserve")
+    func thumbnailColor() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var pixels = PixelBuffer(width: 120, height: 80)
+        for index in stride(from: 0, to: pixels.bytes.count, by: 4) {
+            pixels.bytes[index] = UInt8(index / 4 % 120 * 2)
+            pixels.bytes[index + 1] = 180
+            pixels.bytes[index + 2] = 30
+            pixels.bytes[index + 3] = 255
+        }
+        var metadata = ImageMetadata()
+        let profile = ICCProfileBuilder.adobeRGB.build()
+        metadata.iccProfile = profile
+        let tagged = directory.appendingPathComponent("tagged.png")
+        try Data(PNG.Encoder().encode(pixels, metadata: metadata)).write(to: tagged)
+
+        var thumbnails: [String: Image] = [:]
+        for color in ["srgb", "preserve"] {
+            let output = directory.appendingPathComponent("\(color).png")
+            let result = try CLI.run(["thumbnail", tagged.path, "-o", output.path, "--size", "60", "--color", color])
+            #expect(result.status == 0, "\(result.standardError)")
+            thumbnails[color] = try PNG.Decoder.decode(Fixtures.bytes(at: output))
+        }
+        let converted = try #require(thumbnails["srgb"]), preserved = try #require(thumbnails["preserve"])
+        #expect(converted.metadata.iccProfile == nil)
+        #expect(preserved.metadata.iccProfile == profile)
+        #expect(converted.pixels != preserved.pixels)
+        let byDefault = directory.appendingPathComponent("default.png")
+        _ = try CLI.run(["thumbnail", tagged.path, "-o", byDefault.path, "--size", "60"])
+        #expect(try PNG.Decoder.decode(Fixtures.bytes(at: byDefault)).pixels == converted.pixels, "srgb is the default")
+    }
 }

@@ -67,6 +67,16 @@ extension ImagePipeline {
         /// ``ImageLoadError/decoding(_:)`` carrying
         /// ``ImageDecodingError/limitExceeded(_:)``, a permanent error.
         public var decodingLimits = DecodingLimits()
+        /// What processed images (a request with processors: thumbnails, resizes) do with an
+        /// embedded ICC profile: ``ColorPolicy/convertToSRGB`` by default, as image proxies
+        /// do (imgproxy's `STRIP_COLOR_PROFILE`, thumbor's `SRGB_PROFILE`): pixels converted
+        /// through the profile and the profile dropped, so that a small image looks right in
+        /// every browser without carrying kilobytes of profile. CMYK JPEGs go through their
+        /// profile too. An sRGB source costs no conversion; a profile that cannot be used leaves
+        /// the pixels and the profile as they are, with a warning. Images loaded without
+        /// processors are decoded as stored (``ColorPolicy/preserve``), profile kept.
+        /// A policy other than the default is part of processed variants' cache keys.
+        public var colorPolicy: ColorPolicy = .convertToSRGB
         /// The largest `file` URL the pipeline reads (256 MB): larger files fail with
         /// ``ImageDownloadError/tooLarge`` before they are read.
         public var maximumFileSize: Int = 256 << 20
@@ -135,11 +145,22 @@ extension ImagePipeline {
         public var downloader: ImageDownloader? { dataLoader as? ImageDownloader }
 
         /// The decoding options of one load: the request's own switches under the
-        /// pipeline's ``decodingLimits``.
+        /// pipeline's ``decodingLimits``, and ``colorPolicy`` when it has processors.
         func decodingOptions(for request: ImageRequest) -> DecodingOptions {
             var options = request.decodingOptions
             options.limits = decodingLimits
+            if !request.processors.isEmpty { options.colorPolicy = colorPolicy }
             return options
+        }
+
+        /// The part of a processed variant's cache key the configuration adds: the colour
+        /// policy, when it is not the default (so that existing keys stay as they were).
+        func variantSuffix(for request: ImageRequest) -> String? {
+            guard !request.processors.isEmpty, colorPolicy != .convertToSRGB else { return nil }
+            return switch colorPolicy {
+            case .preserve: "color=preserve"
+            case .convertToSRGB: "color=srgb"
+            }
         }
 
         /// One thread per core (at a lower priority: see ``processingNiceness``), at least one.

@@ -185,9 +185,11 @@ public final class ImagePipeline: Sendable {
     /// one user's or one format's response is never served for another's; a
     /// request's own ``ImageRequest/cacheKey`` is taken as it is.
     public func cacheKey(for request: ImageRequest) -> ImageCacheKey {
-        if let key = request.cacheKey { return ImageCacheKey(base: key, variant: request.variant) }
+        var variant = request.variant
+        if let suffix = configuration.variantSuffix(for: request) { variant += "|" + suffix }
+        if let key = request.cacheKey { return ImageCacheKey(base: key, variant: variant) }
         let resource = request.url.map { configuration.cacheKeyFilter?($0) ?? $0.absoluteString } ?? ""
-        return ImageCacheKey(base: Self.separated(resource, request), variant: request.variant)
+        return ImageCacheKey(base: Self.separated(resource, request), variant: variant)
     }
 
     /// `key`, with the digest of the request's distinguishing header fields when it has any.

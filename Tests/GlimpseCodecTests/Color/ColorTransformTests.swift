@@ -1,5 +1,6 @@
 import GlimpseCodec
 import Testing
+import TestSupport
 
 /// ColorTransform on built profiles: sRGB sources are identities, the 8- and
 /// 16-bit kernels agree with the exact double-precision conversion.
