@@ -18,14 +18,34 @@ public enum ColorPolicy: Sendable, Hashable {
         return transform
     }
 
-    /// Converts an RGB or grey image with an embedded profile to sRGB in place and
-    /// drops the profile. CMYK profiles are the JPEG decoder's to apply; a grey
-    /// profile on pixels that are not grey (a mismatch browsers ignore) is ignored too.
+    /// Converts an RGB or grey image to sRGB in place through its colour description — a PNG
+    /// `cICP`, an embedded ICC profile, or PNG `gAMA` with `cHRM`, in that order
+    /// (``ColorSource``) — and drops every description, which no longer fits the pixels.
+    /// CMYK profiles are the JPEG decoder's to apply; a grey profile on pixels that are not
+    /// grey (a mismatch browsers ignore) is ignored too. A description that cannot be used
+    /// leaves the image as it is, with a warning.
     public func apply(to image: inout Image) {
-        guard self == .convertToSRGB, let bytes = image.metadata.iccProfile else { return }
+        guard self == .convertToSRGB else { return }
+        let profile: ICC.Profile
+        switch ColorSource(image.metadata) {
+        case .untagged, .sRGB:
+            return
+        case .unusable(let reason):
+            image.warnings.append(DecodingWarning(.other("colour description not converted: \(reason)")))
+            return
+        case .described(let described):
+            profile = described
+        case .iccProfile(let bytes):
+            do {
+                profile = try ICC.Profile(parsing: bytes)
+            } catch {
+                image.warnings.append(DecodingWarning(.other("ICC profile ignored: \(error)")))
+                return
+            }
+        }
         let transform: ColorTransform
         do {
-            transform = try ColorTransform(source: try ICC.Profile(parsing: bytes))
+            transform = try ColorTransform(source: profile)
         } catch {
             image.warnings.append(DecodingWarning(.other("ICC profile ignored: \(error)")))
             return
@@ -36,6 +56,10 @@ public enum ColorPolicy: Sendable, Hashable {
             transform.apply(to: &image.frames[index].pixels)
         }
         image.metadata.iccProfile = nil
+        image.metadata.cicp = nil
+        image.metadata.gamma = nil
+        image.metadata.chromaticities = nil
+        image.metadata.sRGBIntent = nil
     }
 
     private static func isGray(_ pixels: PixelBuffer) -> Bool {

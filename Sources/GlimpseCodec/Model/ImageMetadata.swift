@@ -1,7 +1,7 @@
 /// What a decoder learns about an image besides its pixels.
 ///
-/// Samples are always returned as stored: these values describe the colour
-/// space but are never applied by the decoders.
+/// Samples are returned as stored unless ``DecodingOptions/colorPolicy`` converts them
+/// (``ColorPolicy/convertToSRGB``, which then drops the colour descriptions below).
 public struct ImageMetadata: Sendable, Hashable {
     /// EXIF orientation (PNG `eXIf`, JPEG APP1 `Exif`); `.up` when absent.
     public var orientation: Orientation = .up
@@ -15,7 +15,7 @@ public struct ImageMetadata: Sendable, Hashable {
     public var chromaticities: Chromaticities?
     /// Rendering intent 0…3 when the image declares sRGB (PNG `sRGB` §11.3.3.5).
     public var sRGBIntent: UInt8?
-    /// The H.273 colour description (AVIF `colr` `nclx`, else the AV1 sequence header).
+    /// The H.273 colour description (PNG `cICP`; AVIF `colr` `nclx`, else the AV1 sequence header).
     public var cicp: CodingIndependentCodePoints?
     /// The Exif payload from its TIFF header on (AVIF `Exif` item after its offset prefix).
     public var exif: [UInt8]?

@@ -8,16 +8,11 @@ extension ColorTransform {
         static let curve = ICC.Curve.parametric(.init(function: 3, g: 2.4, a: 1 / 1.055, b: 0.055 / 1.055, c: 1 / 12.92, d: 0.04045))
 
         /// Linear sRGB to D50 PCS XYZ: columns are the adapted colorants.
-        static let colorantMatrix: ICC.Matrix3 = {
-            let white = ICC.XYZ(chromaticityX: 0.3127, y: 0.3290)
-            let primaries = ICC.Matrix3(rows: [SIMD3(0.64, 0.30, 0.15), SIMD3(0.33, 0.60, 0.06),
-                                               SIMD3(1 - 0.64 - 0.33, 1 - 0.30 - 0.60, 1 - 0.15 - 0.06)])
-            // Scale each primary so that the three add up to the white (SMPTE RP 177).
-            let inverse = primaries.inverse ?? .identity
-            let scale = inverse * white.vector
-            let scaled = ICC.Matrix3(rows: primaries.rows.map { $0 * scale })
-            return ICC.Matrix3.bradfordAdaptation(from: white, to: .d50) * scaled
-        }()
+        static let colorantMatrix: ICC.Matrix3 = ICC.Matrix3.colorants(primaries) ?? .identity
+
+        /// Rec. 709 primaries and the D65 white.
+        static let primaries = Chromaticities(whiteX: 0.3127, whiteY: 0.3290, redX: 0.64, redY: 0.33,
+                                              greenX: 0.30, greenY: 0.60, blueX: 0.15, blueY: 0.06)
 
         /// D50 PCS XYZ to linear sRGB.
         static let inverseMatrix: ICC.Matrix3 = colorantMatrix.inverse ?? .identity

@@ -24,6 +24,15 @@ extension PNG {
             return data[0]
         }
 
+        /// cICP (PNG Third Edition §11.3.2.6): H.273 colour primaries, transfer function,
+        /// matrix coefficients (0: PNG holds RGB) and the full-range flag. Another matrix, or a
+        /// flag other than 0 or 1, makes the chunk invalid.
+        static func codePoints(_ data: [UInt8]) -> CodingIndependentCodePoints? {
+            guard data.count == 4, data[2] == 0, data[3] <= 1 else { return nil }
+            return CodingIndependentCodePoints(colorPrimaries: UInt16(data[0]), transferCharacteristics: UInt16(data[1]),
+                                               matrixCoefficients: 0, isFullRange: data[3] == 1)
+        }
+
         /// pHYs (PNG §11.3.5.3): pixels per unit on each axis; unit 1 is the metre.
         static func density(_ data: [UInt8]) -> PixelDensity? {
             guard data.count == 9, data[8] <= 1 else { return nil }

@@ -42,6 +42,7 @@ extension PNG {
         static let cHRM = ChunkType("cHRM")
         static let sRGB = ChunkType("sRGB")
         static let iCCP = ChunkType("iCCP")
+        static let cICP = ChunkType("cICP")
         static let pHYs = ChunkType("pHYs")
         static let eXIf = ChunkType("eXIf")
         static let acTL = ChunkType("acTL")

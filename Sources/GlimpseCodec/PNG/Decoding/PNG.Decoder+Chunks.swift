@@ -52,7 +52,7 @@ extension PNG.Decoder {
             } else {
                 lexer.choose(.skip)
             }
-        case .tRNS, .acTL, .fcTL, .gAMA, .cHRM, .sRGB, .pHYs:
+        case .tRNS, .acTL, .fcTL, .gAMA, .cHRM, .sRGB, .cICP, .pHYs:
             lexer.choose(length <= 1024 ? .buffer : .skip)
         case .iCCP, .eXIf:
             let fits = length <= Self.maxMetadataChunk
@@ -104,6 +104,8 @@ extension PNG.Decoder {
             if let value = PNG.Ancillary.chromaticities(body) { metadata.chromaticities = value }
         case .sRGB:
             if let value = PNG.Ancillary.sRGBIntent(body) { metadata.sRGBIntent = value }
+        case .cICP:
+            if let value = PNG.Ancillary.codePoints(body) { metadata.cicp = value }
         case .pHYs:
             if let value = PNG.Ancillary.density(body) { metadata.density = value }
         case .iCCP:

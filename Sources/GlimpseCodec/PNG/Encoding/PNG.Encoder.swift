@@ -6,7 +6,7 @@ extension PNG {
     /// are at most 256 colours, RGB when everything is opaque, RGBA otherwise;
     /// RGBA16 input is written at 16 bits. Each row gets the filter whose output
     /// has the smallest sum of absolute values (PNG §12.8). The ICC profile,
-    /// EXIF orientation, gamma, chromaticities, sRGB intent and density of the
+    /// cICP code points, EXIF orientation, gamma, chromaticities, sRGB intent and density of the
     /// image's metadata are written back.
     public struct Encoder: Sendable {
         /// The colour type to write.
@@ -140,6 +140,11 @@ extension PNG {
         }
 
         private func writeMetadata(_ metadata: ImageMetadata, into writer: inout ChunkWriter) {
+            // cICP (Third Edition §11.3.2.6): the pixels written are RGB (matrix 0) whatever the
+            // source's matrix was; the range is the samples' own.
+            if let cicp = metadata.cicp, cicp.colorPrimaries <= 255, cicp.transferCharacteristics <= 255 {
+                writer.write(.cICP, [UInt8(cicp.colorPrimaries), UInt8(cicp.transferCharacteristics), 0, cicp.isFullRange ? 1 : 0])
+            }
             if let profile = metadata.iccProfile, !profile.isEmpty {
                 var data = Array("ICC profile".utf8) + [0, 0]
                 data.append(contentsOf: Deflate.compress(profile, level: 9))
