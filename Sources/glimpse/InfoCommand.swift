@@ -7,7 +7,7 @@ struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Print format, size and frame count of image files.",
-        discussion: "One line per file: `FILE: FORMAT WIDTHxHEIGHT frames=N` (frames when known). Formats Glimpse recognises but does not decode are reported by name only. --json decodes each file whole and lists what was recovered from damage under \"warnings\"."
+        discussion: "One line per file: `FILE: FORMAT WIDTHxHEIGHT frames=N` (frames when known). Formats Glimpse recognises but does not decode are reported by name only. --json decodes each file whole, lists what was recovered from damage under \"warnings\" and names the colour description (the ICC profile's description, class, colour space and version, and whether it is sRGB; PNG gAMA, cHRM, sRGB and cICP)."
     )
 
     @Argument(help: "Image files.")
@@ -53,7 +53,14 @@ struct InfoCommand: ParsableCommand {
                 object["hasAlpha"] = info.hasAlpha
                 if let bitDepth = info.bitDepth { object["bitDepth"] = bitDepth }
                 var metadata: [String: Any] = ["orientation": info.metadata.orientation.rawValue]
-                if let icc = info.metadata.iccProfile { metadata["iccProfileBytes"] = icc.count }
+                if let icc = info.metadata.iccProfile {
+                    metadata["iccProfileBytes"] = icc.count
+                    metadata["iccProfile"] = Self.describe(icc)
+                }
+                if let c = info.metadata.chromaticities {
+                    metadata["chromaticities"] = ["white": [c.whiteX, c.whiteY], "red": [c.redX, c.redY],
+                                                  "green": [c.greenX, c.greenY], "blue": [c.blueX, c.blueY]]
+                }
                 if let density = info.metadata.density {
                     metadata["density"] = ["x": density.horizontal, "y": density.vertical, "unit": "\(density.unit)"]
                 }
@@ -68,6 +75,31 @@ struct InfoCommand: ParsableCommand {
             if let warnings { object["warnings"] = warnings.map(\.description) }
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
             return String(decoding: data, as: UTF8.self)
+        }
+
+        /// An ICC profile as `info --json` names it: its description, class, colour space,
+        /// connection space and version, and whether it is sRGB (by colorants and curves, so
+        /// converting costs nothing); or why it cannot be used.
+        static func describe(_ icc: [UInt8]) -> [String: Any] {
+            let profile: ICC.Profile
+            do {
+                profile = try ICC.Profile(parsing: icc)
+            } catch {
+                return ["error": "\(error)"]
+            }
+            var described: [String: Any] = [
+                "class": profile.deviceClass.description.trimmingCharacters(in: .whitespaces),
+                "colorSpace": profile.colorSpace.description.trimmingCharacters(in: .whitespaces),
+                "connectionSpace": profile.connectionSpace.description.trimmingCharacters(in: .whitespaces),
+                "version": "\(profile.version.major).\(profile.version.minor)",
+            ]
+            if let text = profile.profileDescription { described["description"] = text }
+            do {
+                described["isSRGB"] = try ColorTransform(source: profile).isIdentity
+            } catch {
+                described["error"] = "\(error)"
+            }
+            return described
         }
     }
 

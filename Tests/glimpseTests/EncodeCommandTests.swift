@@ -145,4 +145,35 @@ struct EncodeCommandTests {
         _ = try CLI.run(["thumbnail", tagged.path, "-o", byDefault.path, "--size", "60"])
         #expect(try PNG.Decoder.decode(Fixtures.bytes(at: byDefault)).pixels == converted.pixels, "srgb is the default")
     }
+
+    @Test("info --json names the colour description: the ICC profile's class, space, version and sRGB-ness, PNG chunks")
+    func infoNamesTheColourDescription() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var pixels = PixelBuffer(width: 4, height: 4)
+        for index in stride(from: 3, to: pixels.bytes.count, by: 4) { pixels.bytes[index] = 255 }
+        var tagged = ImageMetadata()
+        tagged.iccProfile = ICCProfileBuilder.adobeRGB.build()
+        var chunks = ImageMetadata()
+        chunks.gamma = 0.5
+        chunks.chromaticities = Chromaticities(whiteX: 0.3127, whiteY: 0.329, redX: 0.68, redY: 0.32,
+                                               greenX: 0.265, greenY: 0.69, blueX: 0.15, blueY: 0.06)
+        chunks.cicp = CodingIndependentCodePoints(colorPrimaries: 12, transferCharacteristics: 13, matrixCoefficients: 0, isFullRange: true)
+        var objects: [[String: Any]] = []
+        for (name, metadata) in [("tagged", tagged), ("chunks", chunks)] {
+            let file = directory.appendingPathComponent("\(name).png")
+            try Data(PNG.Encoder().encode(pixels, metadata: metadata)).write(to: file)
+            let result = try CLI.run(["info", "--json", file.path])
+            #expect(result.status == 0, "\(result.standardError)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            objects.append(try #require(object["metadata"] as? [String: Any]))
+        }
+        let profile = try #require(objects[0]["iccProfile"] as? [String: Any])
+        #expect(profile["class"] as? String == "mntr" && profile["colorSpace"] as? String == "RGB")
+        #expect(profile["connectionSpace"] as? String == "XYZ" && profile["version"] as? String == "4.0")
+        #expect(profile["isSRGB"] as? Bool == false)
+        #expect(objects[1]["gamma"] as? Double == 0.5)
+        #expect(objects[1]["cicp"] as? String == "12-13-0 full")
+        #expect((objects[1]["chromaticities"] as? [String: Any])?["red"] as? [Double] == [0.68, 0.32])
+    }
 }
