@@ -28,6 +28,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             DemoCommand.self,
             BenchPipelineCommand.self,
             BenchSharedCacheCommand.self,
+            BenchColorCommand.self,
         ]
     )
 
