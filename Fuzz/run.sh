@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harness with AddressSanitizer and runs one target.
 # Usage: Fuzz/run.sh TARGET SECONDS [more libFuzzer flags]
-# TARGET: png jpeg gif webp avif sniff incremental roundtrip, or the differential jpeg-diff png-diff gif-diff. See Fuzz/README.md.
+# TARGET: png jpeg gif webp avif sniff incremental roundtrip icc, or the differential jpeg-diff png-diff gif-diff. See Fuzz/README.md.
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ $# -lt 2 ]; then
@@ -10,7 +10,7 @@ if [ $# -lt 2 ]; then
 fi
 target=$1 seconds=$2
 shift 2
-case "$target" in png|jpeg|gif|webp|avif|sniff|incremental|roundtrip|jpeg-diff|png-diff|gif-diff) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
+case "$target" in png|jpeg|gif|webp|avif|sniff|incremental|roundtrip|icc|jpeg-diff|png-diff|gif-diff) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
 # A differential target is seeded and guided like its format's plain target.
 format=${target%-diff}
 
@@ -35,6 +35,10 @@ shared=../../shared
 [ -d "$shared/corpus" ] || shared=../../../shared
 seeds=(../Fixtures Regressions/"$target")
 [ -d ../../shared/corpus ] && seeds+=(../../shared/corpus)
+# Debian's ICC profiles seed the icc target.
+if [ "$target" = icc ]; then
+    for dir in /usr/share/color/icc /usr/share/ghostscript; do [ -d "$dir" ] && seeds+=("$dir"); done
+fi
 if [ "$format" != "$target" ]; then
     # Differential targets start from their own format's files only.
     seeds=()

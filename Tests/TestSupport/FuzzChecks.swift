@@ -26,6 +26,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case incremental
     /// Decode, encode with our encoder, decode again: the pixels must be equal.
     case roundtrip
+    /// Parse as an ICC profile, build its transform to sRGB, run it on a few pixels
+    /// (``FuzzChecks/convertThroughProfile(_:)``).
+    case icc
 
     /// The formats whose files seed this target.
     public var seedExtensions: [String] {
@@ -37,6 +40,16 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .avif: [".avif"]
         case .sniff, .incremental: [".png", ".apng", ".jpg", ".jpeg", ".gif", ".webp", ".avif"]
         case .roundtrip: [".png", ".apng", ".jpg", ".jpeg", ".gif", ".webp"]
+        case .icc: [".icc", ".icm"]
+        }
+    }
+
+    /// Folders outside the repository that also seed this target, when present: Debian's
+    /// profiles (icc-profiles-free, colord-data, libgs-common) for `icc`.
+    public var seedDirectories: [String] {
+        switch self {
+        case .icc: ["/usr/share/color/icc", "/usr/share/ghostscript"]
+        default: []
         }
     }
 }
@@ -76,6 +89,7 @@ public enum FuzzChecks {
         case .sniff: sniffAndDecode(bytes)
         case .incremental: compareIncremental(bytes)
         case .roundtrip: roundTrip(bytes)
+        case .icc: convertThroughProfile(bytes)
         }
     }
 

@@ -65,7 +65,8 @@ var totalExecutions = 0
 for target in arguments.targets {
     let crashPath = (arguments.crashDirectory as NSString).appendingPathComponent("crash-\(target.rawValue)-\(getpid()).bin")
     CrashReporter.install(crashPath: crashPath, timeoutSeconds: arguments.timeout)
-    let corpus = SeedCorpus(target: target, repository: repository, extraDirectories: [])
+    let corpus = SeedCorpus(target: target, repository: repository,
+                            extraDirectories: target.seedDirectories.map { URL(fileURLWithPath: $0) })
 
     func execute(_ bytes: [UInt8], origin: String) {
         CrashReporter.willRun(bytes)
