@@ -20,6 +20,14 @@ extension BenchPipelineCommand {
         FixtureServer.images(in: bench).filter { $0.name.hasPrefix("jpeg/") || $0.name.hasPrefix("png/") }
     }
 
+    /// The names (`jpeg/…`, `png/…`) of ``largeImages(in:)``, without reading the files.
+    static func largeImageNames(in bench: URL) -> [String] {
+        ["jpeg", "png"].flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: bench.appendingPathComponent(folder).path)) ?? [])
+                .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.map { "\(folder)/\($0)" }
+        }.sorted()
+    }
+
     /// The 99th percentile and the median of how late an unrelated task wakes from 10 ms
     /// sleeps while `work` runs (milliseconds).
     static func wakeUpDelay(while work: () async -> Void) async -> (p99: Double, median: Double) {
@@ -89,8 +97,8 @@ extension BenchPipelineCommand {
     /// The bound that holds it: downloads run `maximumConcurrentDownloads` at a time
     /// (6), a body waits for room under `maximumProcessingBytes` (64 MB of encoded bytes
     /// queued or decoding), and each executor thread decodes one reduced image at a time.
-    func peakResidentMemory(loads count: Int, _ files: [FixtureServer.File], server: FixtureServer,
-                            downloader: ImageDownloader) async -> (peak: Double, before: Double)? {
+    func peakResidentMemory(loads count: Int, images: Int, downloader: ImageDownloader,
+                            url: @escaping @Sendable (Int) -> URL) async -> (peak: Double, before: Double)? {
         var configuration = pipelineConfiguration(
             downloader: downloader, cache: ImageCache(memory: MemoryCache(configuration: .images(costLimit: 16 << 20)), disk: nil))
         configuration.decodingLimits = .server
@@ -99,14 +107,14 @@ extension BenchPipelineCommand {
         guard PeakResidentMemory.reset(), let before = PeakResidentMemory.bytes() else { return nil }
         let loaded = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<count {
-                let url = server.url(files[index % files.count], copy: 2_000_000 + index)
+                let url = url(index)
                 group.addTask { (try? await pipeline.load(ImageRequest(url: url, processors: processors))) != nil }
             }
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         guard let peak = PeakResidentMemory.bytes() else { return nil }
         Terminal.standardError(String(format: "peak resident memory: %.1f MB while %d thumbnail loads of the %d large images ran at once (%d loaded); %.1f MB resident before",
-                                      Double(peak) / 1e6, count, files.count, loaded, Double(before) / 1e6))
+                                      Double(peak) / 1e6, count, images, loaded, Double(before) / 1e6))
         return (Double(peak) / 1e6, Double(before) / 1e6)
     }
 

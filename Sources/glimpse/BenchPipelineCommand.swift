@@ -61,6 +61,9 @@ struct BenchPipelineCommand: AsyncParsableCommand {
     @Option(help: "Loads at once for peak-rss-N-large.")
     var peakLoads: Int = 200
 
+    @Option(help: "peak-rss-N-large: load the large images from this origin (nginx serving the bench folder, e.g. http://127.0.0.1:8080) instead of the in-process server, whose copies of the files would count; each load adds ?n=INDEX, a URL of its own.")
+    var origin: String?
+
     enum Figure: String, ExpressibleByArgument, CaseIterable {
         case memoryHit = "memory-hit", cold, latencyUnderLoad = "latency-under-load"
         case peakRSS = "peak-rss-200-large", processedDiskHit = "processed-disk-hit"
@@ -118,6 +121,17 @@ struct BenchPipelineCommand: AsyncParsableCommand {
         }
         guard measures(.latencyUnderLoad) || measures(.peakRSS) || measures(.processedDiskHit) else { return }
         if let benchDirectory = bench.map({ URL(fileURLWithPath: $0, isDirectory: true) }) ?? Self.locateBench(fixtures: directory) {
+            if let origin, measures(.peakRSS) {
+                // Before the in-process server reads the files: none of their bytes are resident.
+                let names = Self.largeImageNames(in: benchDirectory)
+                guard let base = URL(string: origin), !names.isEmpty else { throw CommandFailure("\(origin): not a URL, or no large images") }
+                let loads = max(1, peakLoads)
+                if let memory = await peakResidentMemory(loads: loads, images: names.count, downloader: downloader, url: { index in
+                    URL(string: base.absoluteString + "/" + names[index % names.count] + "?n=\(index)") ?? base
+                }) {
+                    print("pipeline,peak-rss-\(loads)-large,\(String(format: "%.1f", memory.peak)),MB")
+                }
+            }
             let large = Self.largeImages(in: benchDirectory)
             if large.isEmpty {
                 Terminal.standardError("\(benchDirectory.path): no large images; skipping latency-under-load and processed-disk-hit")
@@ -128,8 +142,9 @@ struct BenchPipelineCommand: AsyncParsableCommand {
                     let latency = await latencyUnderLoad(large, server: largeServer, downloader: downloader)
                     print("pipeline,latency-under-load,\(String(format: "%.2f", latency)),ms")
                 }
-                if measures(.peakRSS),
-                   let memory = await peakResidentMemory(loads: max(1, peakLoads), large, server: largeServer, downloader: downloader) {
+                if measures(.peakRSS), origin == nil,
+                   let memory = await peakResidentMemory(loads: max(1, peakLoads), images: large.count, downloader: downloader,
+                                                         url: { largeServer.url(large[$0 % large.count], copy: 2_000_000 + $0) }) {
                     print("pipeline,peak-rss-\(max(1, peakLoads))-large,\(String(format: "%.1f", memory.peak)),MB")
                 }
                 if measures(.processedDiskHit) {
