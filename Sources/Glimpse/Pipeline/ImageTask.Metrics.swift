@@ -32,9 +32,10 @@ extension ImageTask {
         /// The loader: from the request to the last byte of the body (a `file` URL's read).
         public var download: Duration?
         /// Bytes to pixels: the original (reduced when a thumbnail allows), or the
-        /// processed variant the data tier kept.
+        /// processed variant the data tier kept. A still PNG fitted into a square box
+        /// is decoded and resized together (``ThumbnailDecoder``): the resize counts here.
         public var decode: Duration?
-        /// The request's processors and the downloaded-image hook.
+        /// The request's processors (those the decode did not do) and the downloaded-image hook.
         public var process: Duration?
         /// Encoding the processed image (for the data tier, or for
         /// ``ImagePipeline/data(for:format:)``).
