@@ -132,7 +132,7 @@ extension ImagePipeline {
 
     /// The data tier's key of an encoding ``data(for:format:)`` stored: beside the variant's.
     private func encodingKey(_ request: LoadRequest, format: ImageFormat?) -> String {
-        request.key.memoryKey + ImageCacheKey.separator + "format=" + (format?.rawValue ?? "auto")
+        request.key.encodingKey(format)
     }
 
     /// Where an encoding is kept: under the variant's own key when it is what the loads

@@ -108,6 +108,19 @@ extension PipelineTests {
             }
         }
 
+        @Test func removingTheKeyRemovesItsEncodings() async throws {
+            let (harness, url, _) = try Self.harness()
+            defer { harness.finish() }
+            let request = Self.request(url)
+            _ = try await harness.pipeline.data(for: request, format: .webp)
+            let key = harness.pipeline.cacheKey(for: request)
+            #expect(await harness.cache.entry(forDataKey: key.encodingKey(.webp)) != nil)
+            await harness.cache.remove(key)
+            #expect(await harness.cache.entry(forDataKey: key.encodingKey(.webp)) == nil)
+            let again = try await harness.pipeline.data(for: request, format: .webp)
+            #expect(again.metrics.encode != nil, "encoded again")
+        }
+
         @Test func webPIsChosenWhenTheClientAcceptsIt() {
             let chrome = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
             #expect(ImagePipeline.preferredFormat(accepting: chrome) == .webp)
