@@ -200,7 +200,9 @@ extension ImagePipeline {
 
     /// The format to send to a client whose `Accept` field (RFC 9110 §12.5.1) is
     /// `accept`: WebP when it names `image/webp` (as browsers that decode it do), else
-    /// `fallback` (`nil`: the processed-format rule of ``data(for:format:)``).
+    /// `fallback` (`nil`: the processed-format rule of ``data(for:format:)``). A response
+    /// chosen this way should say `Vary: Accept` (RFC 9110 §12.5.5), so that shared caches
+    /// keep one copy per format.
     public static func preferredFormat(accepting accept: String?, fallback: ImageFormat? = nil) -> ImageFormat? {
         guard let accept else { return fallback }
         for element in accept.split(separator: ",") {

@@ -17,8 +17,9 @@ extension ImagePipeline {
         public var format: ImageFormat
         /// The media type of ``bytes`` (RFC 9110 §8.3), e.g. `image/jpeg`.
         public var contentType: String
-        /// The size the bytes decode to (the processed image's).
+        /// The width the bytes decode to, in pixels (the processed image's).
         public var width: Int
+        /// The height the bytes decode to, in pixels.
         public var height: Int
         /// The format of the original the image was made from (a WebP's JPEG thumbnail: `.webp`).
         public var sourceFormat: ImageFormat

@@ -24,11 +24,11 @@ extension ImagePipeline {
                 let start = instruments.now()
                 let image = decodeStoredVariant(entry, request)
                 let elapsed = image.map { instruments.recordDecode($0, since: start, url: request.url) }
-                return (image, start, elapsed)
+                return (image: image, started: start, elapsed: elapsed)
             }) else { throw .cancelled }
-            recordQueued(from: submitted, to: decoded.1)
-            if let elapsed = decoded.2 { LoadMetricsRecorder.current?.add(.decode, elapsed) }
-            if let image = decoded.0 {
+            recordQueued(from: submitted, to: decoded.started)
+            if let elapsed = decoded.elapsed { LoadMetricsRecorder.current?.add(.decode, elapsed) }
+            if let image = decoded.image {
                 storeStage(image, request, freshness: entry.metadata.freshness)
                 return DiskHit(result: ImageResult(image: image, data: entry.data, tier: entry.tier, url: request.url,
                                                    cacheMetadata: entry.metadata),
