@@ -29,7 +29,9 @@ extension ImagePipeline {
     /// 4:2:0) and stored in the data tier beside the variant, so the next call is a
     /// data-tier hit; with ``ImageRequest/Options/waitForDiskStore`` the call returns
     /// once that write is done. The original's bytes are never returned as they are:
-    /// a request without processors is encoded from its decoded image too.
+    /// a request without processors is encoded from its decoded image too. Without a
+    /// data tier (``ImageRequest/Options/memoryCacheOnly``, a memory-only cache) every
+    /// call encodes, from the memory tier's image when it has it.
     ///
     /// Concurrent calls for the same variant and format share one lookup, load and
     /// encode; each caller can cancel alone. Under ``HTTPCachePolicy/respect`` a stale
