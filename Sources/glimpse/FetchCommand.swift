@@ -12,8 +12,10 @@ struct FetchCommand: AsyncParsableCommand {
         abstract: "Load images through the pipeline (memory, disk cache, network).",
         discussion: """
         Prints one line per URL: 'URL: ok tier=network|shared|disk|memory FORMAT WIDTHxHEIGHT frames=N ms=T' \
-        or 'URL: error <reason>'. Exit status 1 when any URL failed. With --metrics, one line per metric \
-        follows: 'metric,NAME,DIMENSIONS,VALUE' (dimensions as k=v;k=v).
+        or 'URL: error <reason>'. Exit status 1 when any URL failed. With --timings, each loaded URL's line is \
+        followed by 'URL: timings tier=T queue=MS disk=MS download=MS decode=MS process=MS encode=MS store=MS \
+        bytes=N' (milliseconds, '-' for a stage that did not run; the URL without its query or credentials). \
+        With --metrics, one line per metric follows: 'metric,NAME,DIMENSIONS,VALUE' (dimensions as k=v;k=v).
         """
     )
 
@@ -94,6 +96,9 @@ struct FetchCommand: AsyncParsableCommand {
 
     @Option(help: "Write the pipeline's and the downloader's log records at this level and above to standard error (trace, debug, info).")
     var logLevel: LogLevelArgument?
+
+    @Flag(help: "After each loaded URL, print where its load spent its time: 'URL: timings tier=T queue=MS disk=MS download=MS decode=MS process=MS encode=MS store=MS bytes=N'.")
+    var timings = false
 
     @Flag(help: "At exit, print every metric as 'metric,NAME,DIMENSIONS,VALUE' (dimensions as k=v;k=v; timers as NAME_count and NAME_sum_ms).")
     var metrics = false
@@ -217,6 +222,9 @@ struct FetchCommand: AsyncParsableCommand {
                 }
                 if failed { failures += 1 }
                 print(line)
+                if timings, !failed, case .success(let loaded) = result {
+                    print(PipelineSupport.timingsLine(texts[index], loaded.metrics))
+                }
                 done += 1
                 progress.draw(done)
                 if next < texts.count {

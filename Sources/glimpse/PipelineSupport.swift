@@ -58,6 +58,13 @@ enum PipelineSupport {
         }
     }
 
+    /// `URL: timings tier=T queue=MS …` for `glimpse fetch --timings`: the URL as logs
+    /// write it (no credentials, query or fragment), then the load's metrics.
+    static func timingsLine(_ url: String, _ metrics: ImageTask.Metrics) -> String {
+        let shown = URL(string: url).map(GlimpseObservability.redacted) ?? "<unparseable URL>"
+        return "\(shown): timings \(metrics)"
+    }
+
     /// Encodes the first frame as PNG.
     static func png(_ image: Image) throws(CommandFailure) -> [UInt8] {
         do {

@@ -13,14 +13,17 @@ extension ImageCache {
         }
     }
 
-    /// Removes `key`: its variant from memory, and its original bytes and processed variant
-    /// from the data tier (or the half of a ``LayeredDataTier`` that `tiers` names:
-    /// ``Tiers/shared`` removes it for every process of the fleet).
+    /// Removes `key`: its variant from memory, and its original bytes, processed variant
+    /// and the variant's encodings by ``ImagePipeline/data(for:format:)`` (in the formats of
+    /// ``EncoderRegistry/standard``) from the data tier (or the half of a ``LayeredDataTier``
+    /// that `tiers` names: ``Tiers/shared`` removes it for every process of the fleet).
     public func remove(_ key: ImageCacheKey, from tiers: Tiers = .all) async {
         if tiers.contains(.memory) { memory.removeImage(forKey: key.memoryKey) }
         if let (tier, _, _) = dataTier(for: tiers) {
             await removeData(forDataKey: key.base, from: tier)
             if !key.variant.isEmpty { await removeData(forDataKey: key.memoryKey, from: tier) }
+            let formats: [ImageFormat?] = [nil] + EncoderRegistry.standard.encodableFormats.sorted { $0.rawValue < $1.rawValue }
+            for format in formats { await removeData(forDataKey: key.encodingKey(format), from: tier) }
         }
     }
 

@@ -23,5 +23,12 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
     /// its distinguishing header fields): U+001F, a control character, so never part of a URL.
     static let separator = "\u{1F}"
 
+    /// The data tier's key of this variant encoded as `format` by
+    /// ``ImagePipeline/data(for:format:)`` (`nil`: the processed-format rule's choice),
+    /// when it is not the variant's own entry: beside it, under ``memoryKey``.
+    func encodingKey(_ format: ImageFormat?) -> String {
+        memoryKey + Self.separator + "format=" + (format?.rawValue ?? "auto")
+    }
+
     public var description: String { variant.isEmpty ? base : "\(base) [\(variant)]" }
 }

@@ -36,6 +36,9 @@ final class PipelineInstruments: Sendable {
 
     let logger: Logger
     let tracer: any Tracer
+    /// Every duration the pipeline measures — its timers and each load's
+    /// ``ImageTask/Metrics`` — is read off this one clock (the configuration's).
+    let clock: CacheClock
     /// False for the no-op tracer: a memory hit then starts no span at all.
     let traces: Bool
     /// False for the no-op metrics factory: the caches' figures are then not sampled.
@@ -67,9 +70,10 @@ final class PipelineInstruments: Sendable {
     private let sampledEvictions = Lock<Int>(0)
     private let sampledDiskEvictions = Lock<Int>(0)
 
-    init(logger: Logger, metrics factory: any MetricsFactory, tracer: any Tracer) {
+    init(logger: Logger, metrics factory: any MetricsFactory, tracer: any Tracer, clock: CacheClock = .monotonic) {
         self.logger = logger
         self.tracer = tracer
+        self.clock = clock
         traces = !(tracer is NoOpTracer)
         samples = !(factory is NOOPMetricsHandler)
         func loads(_ tier: String, _ outcome: Outcome) -> Counter {
@@ -138,8 +142,11 @@ final class PipelineInstruments: Sendable {
     /// A load's span and start, from its first line to its result.
     struct LoadObservation: Sendable {
         var span: (any Span)?
-        var start: ContinuousClock.Instant?
+        var start: Duration?
     }
+
+    /// The instant durations are measured from (see ``clock``).
+    func now() -> Duration { clock.now() }
 
     /// Starts a load's span (a child of the caller's `ServiceContext`), unless the
     /// tracer is the no-op one.
@@ -176,7 +183,7 @@ final class PipelineInstruments: Sendable {
         switch result {
         case .success(let loaded):
             successfulLoads(loaded.tier).increment()
-            if let start = observation.start { loadDurations[loaded.tier]?.recordInterval(since: start) }
+            if let start = observation.start { loadDurations[loaded.tier]?.record(now() - start) }
             if let span = observation.span {
                 span.attributes[GlimpseObservability.MetadataKey.tier] = loaded.tier.rawValue
                 span.attributes[GlimpseObservability.MetadataKey.format] = loaded.image.format.rawValue
@@ -203,13 +210,17 @@ final class PipelineInstruments: Sendable {
     ///   (on the executor thread, without the wait for it).
     func stage<T, Failure: Error>(_ stage: Stage, url: URL? = nil, times: Bool = true,
                                   _ body: () async throws(Failure) -> T) async throws(Failure) -> T {
-        let start = ContinuousClock.now
+        let start = now()
         defer {
-            if times { stageDurations[stage]?.recordInterval(since: start) }
+            let elapsed = now() - start
+            if times {
+                stageDurations[stage]?.record(elapsed)
+                LoadMetricsRecorder.current?.add(stage, elapsed)
+            }
             logger.trace("stage finished", metadata: [
                 GlimpseObservability.MetadataKey.stage: "\(stage.rawValue)",
                 GlimpseObservability.MetadataKey.url: "\(url.map(GlimpseObservability.redacted) ?? "")",
-                GlimpseObservability.MetadataKey.milliseconds: "\(Double(Self.nanoseconds(ContinuousClock.now - start)) / 1e6)",
+                GlimpseObservability.MetadataKey.milliseconds: "\(Double(Self.nanoseconds(elapsed)) / 1e6)",
             ])
         }
         guard traces else { return try await body() }
@@ -231,15 +242,20 @@ final class PipelineInstruments: Sendable {
         return try result.get()
     }
 
-    /// Records a stage timed by hand (work on an executor thread, outside any task).
-    func record(_ stage: Stage, since start: ContinuousClock.Instant) {
-        stageDurations[stage]?.recordInterval(since: start)
+    /// Records a stage timed by hand (work on an executor thread, outside any task)
+    /// and returns its duration, for the load's ``ImageTask/Metrics``.
+    @discardableResult
+    func record(_ stage: Stage, since start: Duration) -> Duration {
+        let elapsed = now() - start
+        stageDurations[stage]?.record(elapsed)
+        return elapsed
     }
 
     /// Records a decode: its stage time, its time by format, a trace line, and a
     /// debug line when the decoder recovered from damaged bytes.
-    func recordDecode(_ image: Image, since start: ContinuousClock.Instant, url: URL) {
-        let elapsed = ContinuousClock.now - start
+    @discardableResult
+    func recordDecode(_ image: Image, since start: Duration, url: URL) -> Duration {
+        let elapsed = now() - start
         let nanoseconds = Self.nanoseconds(elapsed)
         stageDurations[.decode]?.recordNanoseconds(nanoseconds)
         decodeDurations[image.format]?.recordNanoseconds(nanoseconds)
@@ -255,6 +271,7 @@ final class PipelineInstruments: Sendable {
                 GlimpseObservability.MetadataKey.warnings: "\(image.warnings.count)",
             ])
         }
+        return elapsed
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
@@ -328,7 +345,7 @@ struct ObservedError: Error, CustomStringConvertible {
 }
 
 extension CoreMetrics.Timer {
-    func recordInterval(since start: ContinuousClock.Instant) {
-        recordNanoseconds(PipelineInstruments.nanoseconds(ContinuousClock.now - start))
+    func record(_ duration: Duration) {
+        recordNanoseconds(PipelineInstruments.nanoseconds(duration))
     }
 }

@@ -6,6 +6,9 @@ public enum ImageLoadError: Error, Sendable, Hashable, CustomStringConvertible {
     case decoding(ImageDecodingError)
     /// The transformer rejected the image.
     case transform(TransformError)
+    /// The image could not be encoded in the format ``ImagePipeline/data(for:format:)``
+    /// was asked for (no encoder registered for it, or the encoder refused the image).
+    case encoding(ImageEncodingError)
     /// The URL failed permanently a short while ago, for the reason given
     /// (failed-URL cache); pass ``ImageRequest/Options/retryFailed`` to try anyway.
     indirect case failedRecently(ImageLoadError)
@@ -21,6 +24,7 @@ public enum ImageLoadError: Error, Sendable, Hashable, CustomStringConvertible {
         case .download(let error): error.description
         case .decoding(let error): "cannot decode: \(error)"
         case .transform(let error): "cannot transform: \(error)"
+        case .encoding(let error): "cannot encode: \(error)"
         case .failedRecently(let reason): "failed recently (negative cache): \(reason)"
         case .notCached: "not cached"
         case .downloadRefused: "download refused"

@@ -95,18 +95,17 @@ extension ImagePipeline {
         }
 
         let processed = try await processingStage(downloaded.bytes, request, progressive: feed)
-        guard stores else {
-            return ImageResult(image: processed.image, data: downloaded.bytes, tier: .network, url: request.url,
-                               response: response)
-        }
+        var result = ImageResult(image: processed.image, data: downloaded.bytes, tier: .network, url: request.url,
+                                 response: response)
+        result.encoded = processed.encoded
+        guard stores else { return result }
         storeStage(processed.image, request, freshness: freshness)
         let metadata = metadata(of: response, request, freshness: freshness)
         await instruments.stage(.store, url: request.url) { () async -> Void in
             await storeOriginal(downloaded.bytes, metadata: metadata, request, processedMissing: processed.encoded == nil)
             await storeProcessed(processed.encoded, request, source: metadata)
         }
-        return ImageResult(image: processed.image, data: downloaded.bytes, tier: .network, url: request.url,
-                           response: response)
+        return result
     }
 
     /// A stored response to revalidate: its bytes, metadata and where they are kept.

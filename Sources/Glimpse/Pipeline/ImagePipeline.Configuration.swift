@@ -99,7 +99,9 @@ extension ImagePipeline {
         public var cacheKeyFilter: (@Sendable (URL) -> String)?
         /// How long a permanently failed URL fails fast (10 minutes).
         public var failedURLTimeToLive: Duration = .seconds(600)
-        /// The clock of the failed-URL cache (monotonic by default; tests move it by hand).
+        /// The pipeline's clock (monotonic by default; tests move it by hand): the
+        /// failed-URL cache's time-to-live, and every duration the pipeline measures
+        /// (its stage timers and each load's ``ImageTask/Metrics``).
         public var clock: CacheClock = .monotonic
         public var hooks = Hooks()
         /// Why the data tier is missing, when ``standard(environment:)`` could not

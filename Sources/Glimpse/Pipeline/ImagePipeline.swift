@@ -26,6 +26,8 @@ public final class ImagePipeline: Sendable {
     let decodes = Lock(DecodeTable())
     /// Decodes of originals started (shared ones once), for tests and diagnostics.
     let decodesStarted = Atomic<Int>(0)
+    /// The ``data(for:format:)`` calls in flight, one per variant and format.
+    let encodings = Lock(EncodingTable())
     /// Decoding, processing and encoding, off the cooperative pool.
     let executor: ProcessingExecutor
     /// Freshness of the memory tier's images under ``HTTPCachePolicy/respect``.
@@ -36,7 +38,7 @@ public final class ImagePipeline: Sendable {
     public init(configuration: Configuration) {
         self.configuration = configuration
         instruments = PipelineInstruments(logger: configuration.logger, metrics: configuration.metricsFactory,
-                                          tracer: configuration.tracer)
+                                          tracer: configuration.tracer, clock: configuration.clock)
         failedURLs = FailedURLCache(timeToLive: configuration.failedURLTimeToLive, clock: configuration.clock)
         executor = ProcessingExecutor(width: configuration.processingWidth, niceness: configuration.processingNiceness,
                                       maximumHeldBytes: configuration.maximumProcessingBytes)
@@ -98,7 +100,7 @@ public final class ImagePipeline: Sendable {
         if let early = earlyResult(resolved) { return early }
         // A caller cancelled before it got here must not start (or join) a job.
         if Task.isCancelled { return .failure(.cancelled) }
-        observation.start = .now
+        observation.start = instruments.now()
         let started = observation
         let holder = PendingCancellation<UInt64> { [self] waiter in _ = cancel(waiter: waiter) }
         return await withTaskCancellationHandler {
@@ -231,7 +233,7 @@ public final class ImagePipeline: Sendable {
             callbacks.completion(early)
             return
         }
-        observation.start = .now
+        observation.start = instruments.now()
         var observed = callbacks
         observed.completion = { [instruments, observation] result in
             instruments.endLoad(observation, result)
@@ -264,7 +266,7 @@ public final class ImagePipeline: Sendable {
         let attached = table.withLock { $0.attach(key, callbacks, priority: request.request.priority) }
         if let job = attached.newWork {
             let task = Task(priority: request.request.priority.taskPriority) { [self] in
-                let result = await run(request, key: key, job: job)
+                let result = await measured { await run(request, key: key, job: job) }
                 if instruments.samples { instruments.sample(configuration.cache, queued: executor.queuedCount) }
                 let waiters = table.withLock { $0.finish(key, work: job) }
                 for waiter in waiters { waiter.completion(result) }

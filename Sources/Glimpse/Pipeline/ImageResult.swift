@@ -14,9 +14,17 @@ public struct ImageResult: Sendable {
     public var response: ImageDownloadResponse?
     /// The disk entry's metadata, for disk loads.
     public var cacheMetadata: ImageDataMetadata?
+    /// Where the load spent its time and how many bytes it read (for a load that joined
+    /// another one under way, the shared load's: see ``ImageTask/Metrics``).
+    public var metrics: ImageTask.Metrics
+    /// The processed image as the load encoded it for the data tier, for
+    /// ``ImagePipeline/data(for:format:)``: no second encode of what was just stored.
+    var encoded: ImagePipeline.EncodedImage?
 
+    /// - Parameter metrics: by default only `tier` (a load that measured nothing).
     public init(image: Image, data: [UInt8]? = nil, tier: ImageTier, url: URL, response: ImageDownloadResponse? = nil,
-                cacheMetadata: ImageDataMetadata? = nil) {
+                cacheMetadata: ImageDataMetadata? = nil, metrics: ImageTask.Metrics? = nil) {
+        self.metrics = metrics ?? ImageTask.Metrics(tier: tier)
         self.image = image
         self.data = data
         self.tier = tier

@@ -8,7 +8,15 @@ extension ImagePipeline {
         var fingerprint: UInt64
     }
 
-    typealias DecodeWaiter = CheckedContinuation<Result<Image, ImageLoadError>, Never>
+    /// A decode's image and how long it waited for a thread and ran: every variant that
+    /// shared it reports these (``ImageTask/Metrics``).
+    struct DecodedOriginal: Sendable {
+        var image: Image
+        var queued: Duration?
+        var decode: Duration?
+    }
+
+    typealias DecodeWaiter = CheckedContinuation<Result<DecodedOriginal, ImageLoadError>, Never>
     /// The decodes in flight, each shared by the variants that wait for it.
     typealias DecodeTable = CoalescingTable<DecodeKey, DecodeWaiter, Task<Void, Never>, ImageDownloadPriority>
 
@@ -35,12 +43,14 @@ extension ImagePipeline {
                 let task = Task { [self] in
                     let effective = decodes.withLock { $0.priority(of: key, work: work) } ?? priority
                     // The span covers the wait for a thread; the stage's timer only the decode.
-                    let decoded = await instruments.stage(.decode, url: url, times: false) { () async -> Result<Image, ImageLoadError> in
+                    let submitted = instruments.now()
+                    let decoded = await instruments.stage(.decode, url: url, times: false) { () async -> Result<DecodedOriginal, ImageLoadError> in
                         await executor.run(priority: effective, holding: bytes.count) { [self] in
-                            let start = ContinuousClock.now
-                            let decoded = decode(bytes, plan)
-                            if case .success(let image) = decoded { instruments.recordDecode(image, since: start, url: url) }
-                            return decoded
+                            let start = instruments.now()
+                            return decode(bytes, plan).map { image in
+                                let elapsed = instruments.recordDecode(image, since: start, url: url)
+                                return DecodedOriginal(image: image, queued: max(.zero, start - submitted), decode: elapsed)
+                            }
                         } ?? .failure(.cancelled)
                     }
                     for waiter in decodes.withLock({ $0.finish(key, work: work) }) { waiter.resume(returning: decoded) }
@@ -51,7 +61,12 @@ extension ImagePipeline {
         } onCancel: {
             holder.cancel()
         }
-        return try result.get()
+        let decoded = try result.get()
+        if let recorder = LoadMetricsRecorder.current {
+            if let queued = decoded.queued { recorder.addQueued(queued) }
+            if let decode = decoded.decode { recorder.add(.decode, decode) }
+        }
+        return decoded.image
     }
 
     /// The decode itself, on an executor thread.

@@ -17,15 +17,18 @@ extension ImagePipeline {
         guard request.readsCache, request.usesDisk, configuration.cache.data != nil else { return nil }
         let cache = configuration.cache
         if request.isProcessed, request.policy != .originalOnly,
-           let entry = await cache.entry(forDataKey: request.key.memoryKey) {
+           let entry = await timedEntry(forDataKey: request.key.memoryKey) {
             instruments.dataLookup(entry.tier)
+            let submitted = instruments.now()
             guard let decoded = await executor.run(priority: jobPriority(request), { [self] in
-                let start = ContinuousClock.now
+                let start = instruments.now()
                 let image = decodeStoredVariant(entry, request)
-                if let image { instruments.recordDecode(image, since: start, url: request.url) }
-                return image
+                let elapsed = image.map { instruments.recordDecode($0, since: start, url: request.url) }
+                return (image: image, started: start, elapsed: elapsed)
             }) else { throw .cancelled }
-            if let image = decoded {
+            recordQueued(from: submitted, to: decoded.started)
+            if let elapsed = decoded.elapsed { LoadMetricsRecorder.current?.add(.decode, elapsed) }
+            if let image = decoded.image {
                 storeStage(image, request, freshness: entry.metadata.freshness)
                 return DiskHit(result: ImageResult(image: image, data: entry.data, tier: entry.tier, url: request.url,
                                                    cacheMetadata: entry.metadata),
@@ -34,7 +37,7 @@ extension ImagePipeline {
             instruments.removedCorruptEntry(request.url, kind: "variant")
             await cache.removeData(forDataKey: request.key.memoryKey)
         }
-        guard let entry = await cache.entry(forDataKey: request.key.base) else {
+        guard let entry = await timedEntry(forDataKey: request.key.base) else {
             instruments.dataLookup(nil)
             return nil
         }
@@ -50,8 +53,18 @@ extension ImagePipeline {
         }
         storeStage(processed.image, request, freshness: entry.metadata.freshness)
         await storeProcessed(processed.encoded, request, source: entry.metadata)
-        return DiskHit(result: ImageResult(image: processed.image, data: entry.data, tier: entry.tier, url: request.url,
-                                           cacheMetadata: entry.metadata),
-                       dataKey: request.key.base)
+        var result = ImageResult(image: processed.image, data: entry.data, tier: entry.tier, url: request.url,
+                                 cacheMetadata: entry.metadata)
+        result.encoded = processed.encoded
+        return DiskHit(result: result, dataKey: request.key.base)
+    }
+
+    /// A data-tier read, timed for the load's ``ImageTask/Metrics`` (the `disk` stage's
+    /// timer also covers the decode of what it returns).
+    private func timedEntry(forDataKey key: String) async -> ImageDataEntry? {
+        let start = instruments.now()
+        let entry = await configuration.cache.entry(forDataKey: key)
+        LoadMetricsRecorder.current?.addDataLookup(instruments.now() - start)
+        return entry
     }
 }

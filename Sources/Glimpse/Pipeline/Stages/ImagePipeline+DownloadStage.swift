@@ -49,7 +49,9 @@ extension ImagePipeline {
         // loads start at once, at most sixteen download while nothing decodes and none
         // while the decodes queued fill the bound.
         let reservation = max(1, executor.maximumHeldBytes / 16)
+        let waitStart = instruments.now()
         await executor.reserve(reservation)
+        LoadMetricsRecorder.current?.addDownloadWait(instruments.now() - waitStart)
         defer { executor.release(reservation) }
         if Task.isCancelled {
             feed?.close()

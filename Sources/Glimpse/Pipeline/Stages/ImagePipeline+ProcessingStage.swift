@@ -16,7 +16,10 @@ extension ImagePipeline {
         if let progressive {
             // A downloader's data transform changes the bytes after the feed saw them.
             if request.request.maximumPixelBytes == nil, configuration.downloader?.configuration.hooks.transformData == nil {
+                let start = instruments.now()
                 decoded = await progressive.finish(count: bytes.count)
+                // The feed's last piece and its finish: the decode's part the body's arrival did not hide.
+                if decoded != nil { LoadMetricsRecorder.current?.add(.decode, instruments.now() - start) }
             } else {
                 progressive.close()
             }
@@ -45,19 +48,26 @@ extension ImagePipeline {
         let remaining = processors
         let priority = jobPriority(request)
         // The span covers the wait for a thread; the process and encode timers only the work.
+        let submitted = instruments.now()
         let result = await instruments.stage(.process, url: request.url, times: false) { () async -> Result<Processed, ImageLoadError>? in
             await executor.run(priority: priority, { [self] in
                 finish(image, request, processors: remaining, encodes: request.storesProcessed)
             })
         }
         guard let result else { throw .cancelled }
-        return try result.get()
+        let processed = try result.get()
+        if let recorder = LoadMetricsRecorder.current {
+            recorder.addQueued(max(.zero, processed.started - submitted))
+            if let process = processed.processDuration { recorder.add(.process, process) }
+            if let encode = processed.encodeDuration { recorder.add(.encode, encode) }
+        }
+        return processed
     }
 
     /// After the decode, on an executor thread: the hook, `processors`, the encoding.
     func finish(_ decoded: Image, _ request: LoadRequest, processors: [any ImageTransformer],
                 encodes: Bool) -> Result<Processed, ImageLoadError> {
-        let start = ContinuousClock.now
+        let start = instruments.now()
         var image = configuration.hooks.transformDownloadedImage?(decoded, request.url) ?? decoded
         for processor in processors {
             do throws(TransformError) {
@@ -66,8 +76,9 @@ extension ImagePipeline {
                 return .failure(.transform(error))
             }
         }
+        var processDuration: Duration?
         if !processors.isEmpty || configuration.hooks.transformDownloadedImage != nil {
-            instruments.record(.process, since: start)
+            processDuration = instruments.record(.process, since: start)
         }
         // A processed image is still the source's: its format and metadata stay.
         image.format = decoded.format
@@ -75,12 +86,13 @@ extension ImagePipeline {
         // re-encoding would decode clean, losing the warnings. The original
         // is kept in its place and decodes with the same warnings each time.
         let keepsWarnings = !image.warnings.isEmpty
-        let encodeStart = ContinuousClock.now
+        let encodeStart = instruments.now()
         let encoded = encodes && !keepsWarnings
             ? DataCacheEncoder(registry: configuration.encoderRegistry, quality: configuration.encodingQuality).encode(image)
             : nil
-        if encoded != nil { instruments.record(.encode, since: encodeStart) }
-        return .success(Processed(image: image, encoded: encoded))
+        let encodeDuration = encoded != nil ? instruments.record(.encode, since: encodeStart) : nil
+        return .success(Processed(image: image, encoded: encoded, started: start, processDuration: processDuration,
+                                  encodeDuration: encodeDuration))
     }
 
     /// Decodes a processed image the data tier kept: no size reduction, hook or
