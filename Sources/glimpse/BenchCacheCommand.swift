@@ -73,16 +73,16 @@ struct BenchCacheCommand: ParsableCommand {
                     blocks[threads, default: []].append(memory.getHits(on: cache, threads: threads))
                 }
             }
-            for threads in [1, 2] { hits[threads, default: []].append(Self.median(blocks[threads] ?? [])) }
+            for threads in [1, 2] { hits[threads, default: []].append(Measurements.median(blocks[threads] ?? [])) }
         }
-        let single = Self.median(hits[1] ?? []), double = Self.median(hits[2] ?? [])
+        let single = Measurements.median(hits[1] ?? []), double = Measurements.median(hits[2] ?? [])
         line("memory-get-hit", single, "ops/s")
         line("memory-get-hit-2threads", double, "ops/s")
         let ratios = zip(hits[2] ?? [], hits[1] ?? []).map { String(format: "%.2f", $0 / $1) }
         Terminal.standardError("memory-get-hit-2threads / memory-get-hit per run (median of \(MemoryBench.blocksPerRun) alternating blocks each): \(ratios.joined(separator: " "))")
         let perCPU = memory.cpuRates.withLock { $0 }
         Terminal.standardError(String(format: "memory-get-hit per CPU second (median): 1 thread %.1f M, 2 threads %.1f M",
-                                      Self.median(perCPU[1] ?? []) / 1e6, Self.median(perCPU[2] ?? []) / 1e6))
+                                      Measurements.median(perCPU[1] ?? []) / 1e6, Measurements.median(perCPU[2] ?? []) / 1e6))
         line("memory-set-evict", median(runs) { memory.setEvict() }, "ops/s")
         if memoryOnly { return }
 
@@ -103,7 +103,7 @@ struct BenchCacheCommand: ParsableCommand {
             figures["disk-read-raw", default: []].append(reads.raw)
         }
         for name in ["disk-read-hit", "disk-read-raw", "disk-write", "disk-write-raw"] {
-            line(name, Self.median(figures[name] ?? []), "MB/s")
+            line(name, Measurements.median(figures[name] ?? []), "MB/s")
         }
         for (ours, raw) in [("disk-read-hit", "disk-read-raw"), ("disk-write", "disk-write-raw")] {
             let ratios = zip(figures[ours] ?? [], figures[raw] ?? []).map { String(format: "%.2f", $0 / $1) }
@@ -121,19 +121,9 @@ struct BenchCacheCommand: ParsableCommand {
     private func median(_ runs: Int, _ body: () throws -> Double) rethrows -> Double {
         var values: [Double] = []
         for _ in 0..<runs { values.append(try body()) }
-        return Self.median(values)
+        return Measurements.median(values)
     }
 
-    static func median(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }
 
 /// Memory cache figures over Int keys and values (the cost of the lock and the list, not of
@@ -194,7 +184,7 @@ private final class MemoryBench: Sendable {
             if sum == -1 { print("unreachable") }
             counts.withLock { $0.append(done) }
         }
-        let elapsed = BenchCacheCommand.seconds(ContinuousClock.now - start)
+        let elapsed = Measurements.seconds(ContinuousClock.now - start)
         let total = Double(counts.withLock { $0.reduce(0, +) })
         cpuRates.withLock { $0[threads, default: []].append(total / (Self.processCPUSeconds() - cpuStart)) }
         return total / elapsed
@@ -215,7 +205,7 @@ private final class MemoryBench: Sendable {
         let cache = makeCache()
         let start = ContinuousClock.now
         for index in 0..<operations { cache.setValue(index, forKey: entries + index) }
-        let elapsed = BenchCacheCommand.seconds(ContinuousClock.now - start)
+        let elapsed = Measurements.seconds(ContinuousClock.now - start)
         return Double(operations) / elapsed
     }
 }
@@ -245,7 +235,7 @@ private struct DiskBench {
         for index in 0..<entries {
             try cache.setData(payload, metadata: .init(contentType: "image/png"), forKey: "https://example.com/\(index).png")
         }
-        return megabytes / BenchCacheCommand.seconds(ContinuousClock.now - start)
+        return megabytes / Measurements.seconds(ContinuousClock.now - start)
     }
 
     /// Entries per timed read block.
@@ -264,13 +254,13 @@ private struct DiskBench {
             for side in [raw, !raw] {
                 let start = ContinuousClock.now
                 try side ? readRaw(range) : readCache(range)
-                let seconds = BenchCacheCommand.seconds(ContinuousClock.now - start) / Double(range.count)
+                let seconds = Measurements.seconds(ContinuousClock.now - start) / Double(range.count)
                 if side { rawTimes.append(seconds) } else { cacheTimes.append(seconds) }
             }
             raw.toggle()
         }
         let perEntry = Double(Self.entrySize) / 1e6
-        return (perEntry / BenchCacheCommand.median(cacheTimes), perEntry / BenchCacheCommand.median(rawTimes))
+        return (perEntry / Measurements.median(cacheTimes), perEntry / Measurements.median(rawTimes))
     }
 
     private func readCache(_ range: Range<Int>) throws {
@@ -298,7 +288,7 @@ private struct DiskBench {
                 throw CommandFailure("could not write \(rawDirectory)/\(index)")
             }
         }
-        return megabytes / BenchCacheCommand.seconds(ContinuousClock.now - start)
+        return megabytes / Measurements.seconds(ContinuousClock.now - start)
     }
 
     func readRaw() throws -> Double {
@@ -311,7 +301,7 @@ private struct DiskBench {
             bytes += data.count
         }
         guard bytes == entries * Self.entrySize else { throw CommandFailure("raw read returned short data") }
-        return megabytes / BenchCacheCommand.seconds(ContinuousClock.now - start)
+        return megabytes / Measurements.seconds(ContinuousClock.now - start)
     }
 }
 
@@ -347,7 +337,7 @@ private struct OpenBench {
             let start = ContinuousClock.now
             guard let cache = try? DiskCache(configuration: .init(directory: directory, sizeLimit: 1 << 40, maxAge: .zero)),
                   cache.data(forKey: "entry-\(entries / 2)") != nil else { return .infinity }
-            elapsed = BenchCacheCommand.seconds(ContinuousClock.now - start) * 1e3
+            elapsed = Measurements.seconds(ContinuousClock.now - start) * 1e3
             cache.waitUntilIndexLoaded()  // let the scan finish before the next run opens again
             opened = cache
         }

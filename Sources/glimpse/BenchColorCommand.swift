@@ -62,7 +62,7 @@ struct BenchColorCommand: ParsableCommand {
             } catch {
                 throw CommandFailure("\(profile): \(error)")
             }
-            times.append(PipelineSupport.milliseconds(since: start))
+            times.append(Measurements.milliseconds(since: start))
             if hasReference {
                 if let milliseconds = littleCMS(raw, width: pixels.width, height: pixels.height) {
                     referenceTimes.append(milliseconds)
@@ -74,10 +74,10 @@ struct BenchColorCommand: ParsableCommand {
         }
         let name = URL(fileURLWithPath: profile).lastPathComponent
         let megapixels = Double(pixels.width * pixels.height) / 1e6
-        let median = BenchEncodeCommand.median(times)
+        let median = Measurements.upperMiddle(times)
         print(String(format: "color,glimpse,%@,%d,%d,%.3f,%.1f", name, pixels.width, pixels.height, median, megapixels * 1e3 / median))
         guard hasReference, !referenceTimes.isEmpty else { return }
-        let reference = BenchEncodeCommand.median(referenceTimes)
+        let reference = Measurements.upperMiddle(referenceTimes)
         print(String(format: "color,lcms2,%@,%d,%d,%.3f,%.1f", name, pixels.width, pixels.height, reference,
                      megapixels * 1e3 / reference))
         print(String(format: "color,ratio,%@,%.3f", name, median / reference))

@@ -78,11 +78,11 @@ struct BenchCommand: ParsableCommand {
                 throw CommandFailure("\(file): \(error)")
             }
             let elapsed = clock.now - start
-            times.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
+            times.append(Measurements.milliseconds(elapsed))
         }
         guard let image = last else { throw CommandFailure("\(file): nothing decoded") }
         times.sort()
-        let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+        let median = Measurements.median(times)
         let pixels = Double(image.width * image.height * image.frames)
         return String(format: "glimpse,%@,%@,%d,%d,%d,%.3f,%.1f", file, image.format.description,
                       image.width, image.height, image.frames, median, pixels / 1e3 / median)

@@ -79,19 +79,19 @@ struct BenchEncodeCommand: ParsableCommand {
                     throw CommandFailure("\(file): cannot encode: \(error)")
                 }
                 let elapsed = clock.now - start
-                times.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
+                times.append(Measurements.milliseconds(elapsed))
                 if let cwebp {
                     let (milliseconds, count) = try runCWebP(cwebp, file)
                     referenceTimes.append(milliseconds)
                     referenceBytes = count
                 }
             }
-            let median = Self.median(times)
+            let median = Measurements.upperMiddle(times)
             let pixels = Double(image.width * image.height)
             print(String(format: "glimpse-encode,%@,%d,%d,%d,%.3f,%.1f", file, image.width, image.height, bytes.count,
                          median, pixels / 1e3 / median))
             if !referenceTimes.isEmpty {
-                let reference = Self.median(referenceTimes)
+                let reference = Measurements.upperMiddle(referenceTimes)
                 print(String(format: "cwebp-encode,%@,%d,%d,%d,%.3f,%.1f", file, image.width, image.height, referenceBytes,
                              reference, pixels / 1e3 / reference))
                 print(String(format: "ratio,%@,%.3f,%.4f", file, median / reference,
@@ -101,11 +101,6 @@ struct BenchEncodeCommand: ParsableCommand {
         }
     }
 
-    /// The upper middle of the sorted times, as refencode takes it.
-    static func median(_ times: [Double]) -> Double {
-        let sorted = times.sorted()
-        return sorted[sorted.count / 2]
-    }
 
     /// cwebp's settings for the WebP arguments.
     func cwebpArguments() -> [String] {

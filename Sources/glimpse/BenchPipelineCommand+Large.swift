@@ -36,7 +36,7 @@ extension BenchPipelineCommand {
             while !Task.isCancelled {
                 let start = ContinuousClock.now
                 try? await Task.sleep(for: .milliseconds(10))
-                delays.append(PipelineSupport.milliseconds(since: start) - 10)
+                delays.append(Measurements.milliseconds(since: start) - 10)
             }
             return delays
         }
@@ -148,7 +148,7 @@ extension BenchPipelineCommand {
                 let loaded = try await restarted.load(request)
                 guard loaded.tier == .disk else { throw CommandFailure("processed-disk-hit: load came from \(loaded.tier)") }
             }
-            return Double(requests.count) / (PipelineSupport.milliseconds(since: start) / 1e3)
+            return Double(requests.count) / (Measurements.milliseconds(since: start) / 1e3)
         }
         var processed: [Double] = []
         var original: [Double] = []
@@ -161,8 +161,8 @@ extension BenchPipelineCommand {
                 }
             }
         }
-        let ours = Self.median(processed)
-        let again = Self.median(original)
+        let ours = Measurements.median(processed)
+        let again = Measurements.median(original)
         Terminal.standardError(String(format: "processed disk hits: %.1f thumbnails/s; original from disk decoded and resized again: %.1f/s (%.1fx, target >= 10x)",
                                       ours, again, ours / again))
         return (ours, again)

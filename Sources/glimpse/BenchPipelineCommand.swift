@@ -190,15 +190,15 @@ struct BenchPipelineCommand: AsyncParsableCommand {
             }
         }
         Terminal.standardError("pipeline executor width \(processingWidth ?? ImagePipeline.Configuration.defaultProcessingWidth) of \(ProcessInfo.processInfo.activeProcessorCount) cores")
-        let coldMedian = Self.median(coldRates)
-        let directMedian = Self.median(directRates)
+        let coldMedian = Measurements.median(coldRates)
+        let directMedian = Measurements.median(directRates)
         print("pipeline,cold,\(String(format: "%.1f", coldMedian)),images/s")
         print("pipeline,direct,\(String(format: "%.1f", directMedian)),images/s")
         let paired = zip(coldRates, directRates).map { $0 / $1 }
         let ratios = paired.map { String(format: "%.2f", $0) }
-        Terminal.standardError("cold/direct = \(String(format: "%.3f", coldMedian / directMedian)) (target >= 0.9); median of the per-round ratios \(String(format: "%.3f", Self.median(paired))); per round: \(ratios.joined(separator: " "))")
+        Terminal.standardError("cold/direct = \(String(format: "%.3f", coldMedian / directMedian)) (target >= 0.9); median of the per-round ratios \(String(format: "%.3f", Measurements.median(paired))); per round: \(ratios.joined(separator: " "))")
         if !memoryOnly {
-            let undrained = Self.median(undrainedRates)
+            let undrained = Measurements.median(undrainedRates)
             Terminal.standardError(String(format: "cold includes waiting for its background disk writes; without that wait: %.1f images/s (%.3f of direct)",
                                           undrained, undrained / directMedian))
         }
@@ -216,9 +216,9 @@ struct BenchPipelineCommand: AsyncParsableCommand {
                 let loaded = try await manager.load(url)
                 guard loaded.tier == .memory else { throw CommandFailure("memory-hit: load came from \(loaded.tier)") }
             }
-            rates.append(Double(memoryLoads) / (PipelineSupport.milliseconds(since: start) / 1e3))
+            rates.append(Double(memoryLoads) / (Measurements.milliseconds(since: start) / 1e3))
         }
-        return Self.median(rates)
+        return Measurements.median(rates)
     }
 
     /// Images/s through a fresh manager with empty memory and disk tiers: `drained` stops the
@@ -271,9 +271,4 @@ struct BenchPipelineCommand: AsyncParsableCommand {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
 }

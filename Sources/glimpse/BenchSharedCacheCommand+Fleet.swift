@@ -26,7 +26,7 @@ extension BenchSharedCacheCommand {
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        let wall = PipelineSupport.milliseconds(since: start)
+        let wall = Measurements.milliseconds(since: start)
         var tiers: [String: Int] = [:]
         var failed = 0
         for (status, text) in outputs {

@@ -83,7 +83,7 @@ extension BenchSharedCacheCommand {
                     while index < count {
                         let start = ContinuousClock.now
                         await body(index)
-                        times.append(PipelineSupport.milliseconds(since: start))
+                        times.append(Measurements.milliseconds(since: start))
                         index += concurrency
                     }
                     return times

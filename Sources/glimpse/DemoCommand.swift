@@ -69,7 +69,7 @@ struct DemoCommand: AsyncParsableCommand {
             let requests = files.map { ImageRequest(url: fixtureServer.url($0), processors: processors,
                                                     options: .waitForDiskStore) }
             let results = await Self.loadAll(requests, pipeline: pipeline)
-            passTimes.append(PipelineSupport.milliseconds(since: start))
+            passTimes.append(Measurements.milliseconds(since: start))
             passRequests.append(fixtureServer.server.requests.count - before)
             for index in rows.indices { rows[index].passes.append(results[index]) }
         }
@@ -86,9 +86,9 @@ struct DemoCommand: AsyncParsableCommand {
                     let start = ContinuousClock.now
                     do throws(ImageLoadError) {
                         let loaded = try await pipeline.load(request)
-                        return (index, .success(loaded), PipelineSupport.milliseconds(since: start))
+                        return (index, .success(loaded), Measurements.milliseconds(since: start))
                     } catch {
-                        return (index, .failure(error), PipelineSupport.milliseconds(since: start))
+                        return (index, .failure(error), Measurements.milliseconds(since: start))
                     }
                 }
             }

@@ -198,7 +198,7 @@ struct FetchCommand: AsyncParsableCommand {
             } catch {
                 result = .failure(error)
             }
-            return (index, result, PipelineSupport.milliseconds(since: start))
+            return (index, result, Measurements.milliseconds(since: start))
         }
         await withTaskGroup(of: (Int, Result<ImageResult, ImageLoadError>, Double).self) { group in
             var next = 0

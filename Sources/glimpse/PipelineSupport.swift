@@ -74,8 +74,5 @@ enum PipelineSupport {
         }
     }
 
-    static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
-    }
+
 }

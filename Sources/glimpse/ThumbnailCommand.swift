@@ -96,8 +96,7 @@ struct ThumbnailCommand: ParsableCommand {
             do throws(CommandFailure) {
                 let (bytes, width, height, path) = try thumbnail(file)
                 try ImageFiles.write(bytes, to: path)
-                let elapsed = clock.now - start
-                let ms = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+                let ms = Measurements.milliseconds(clock.now - start)
                 print(String(format: "%@: ok %dx%d -> %@ (%d bytes, %.1f ms)", file, width, height, path, bytes.count, ms))
             } catch {
                 failed = true
