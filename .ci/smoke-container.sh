@@ -9,7 +9,8 @@
 # 2. Codec-only stays lean: `ldd glimpse-codec-smoke` may list only libc, libm, libz, libstdc++,
 #    libgcc_s and the loader, and its stripped size must stay within the budget (8.5 MB:
 #    8 MB until the WebP encoder, ICC colour management and the AVIF container joined the
-#    standard registries, which brought the program from 7.71 to 8.36 MB).
+#    standard registries, which brought the program from 7.71 to 8.36 MB; 8.50 MB before it
+#    was linked with --no-export-dynamic and --icf=safe, 8.15 MB since: Benchmarks.md).
 # 3. Builds an empty root holding only the stripped executables, exactly the shared libraries
 #    `ldd` lists (and the loader), the CA certificates file, and a few fixture images; mounts
 #    /proc in it as a container runtime does (the static Swift runtime reads its arguments
