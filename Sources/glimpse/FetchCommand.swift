@@ -3,6 +3,8 @@ import Foundation
 import Glimpse
 import GlimpseCache
 import GlimpseRedis
+import AsyncHTTPClient
+import GlimpseAsyncHTTPClient
 
 /// `glimpse fetch`: loads URLs through the whole pipeline (memory → disk →
 /// network → decode → transform → store).
@@ -95,6 +97,9 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Write the pipeline's and the downloader's log records at this level and above to standard error (trace, debug, info).")
     var logLevel: LogLevelArgument?
 
+    @Option(help: "Which loader downloads: urlsession (ImageDownloader, the default) or async-http-client (AsyncHTTPClientImageLoader).")
+    var loader: LoaderArgument = .urlsession
+
     @Flag(help: "At exit, print every metric as 'metric,NAME,DIMENSIONS,VALUE' (dimensions as k=v;k=v; timers as NAME_count and NAME_sum_ms).")
     var metrics = false
 
@@ -153,6 +158,14 @@ struct FetchCommand: AsyncParsableCommand {
             cache = ImageCache(memory: MemoryCache(configuration: .images()), data: data)
         }
         var configuration = ImagePipeline.Configuration(downloader: downloader, cache: cache)
+        // The client is this command's: shut down after the pipeline, at exit.
+        var client: HTTPClient?
+        if loader == .asyncHTTPClient {
+            let made = HTTPClient(eventLoopGroupProvider: .singleton,
+                                  configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+            client = made
+            configuration.dataLoader = AsyncHTTPClientImageLoader(client: made, configuration: downloaderConfiguration)
+        }
         if let logger { configuration.logger = logger }
         if let metricsBackEnd { configuration.metricsFactory = metricsBackEnd }
         configuration.httpCachePolicy = httpCache.policy
@@ -168,6 +181,8 @@ struct FetchCommand: AsyncParsableCommand {
             do {
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             } catch {
+                // A client must be shut down before it is released.
+                try? await client?.shutdown()
                 throw CommandFailure("\(output): cannot create the directory")
             }
         }
@@ -234,6 +249,10 @@ struct FetchCommand: AsyncParsableCommand {
             await shared.waitForBackgroundWrites()
             await shared.client.shutdown()
         }
+        if let client {
+            await pipeline.shutdown()
+            try? await client.shutdown()
+        }
         if let metricsBackEnd {
             for line in metricsBackEnd.lines { print(line) }
         }
@@ -260,6 +279,12 @@ enum AddressPolicyArgument: String, ExpressibleByArgument, CaseIterable {
         case .public: .public
         }
     }
+}
+
+/// `--loader urlsession|async-http-client`.
+enum LoaderArgument: String, ExpressibleByArgument, CaseIterable {
+    case urlsession
+    case asyncHTTPClient = "async-http-client"
 }
 
 /// `--http-cache ignore|respect`.
