@@ -49,19 +49,33 @@ extension AsyncHTTPClientImageLoader {
             return headers.map { (transfer.request, $0) }
         }
         guard let (request, attemptHeaders) = prepared else { return }
-        let ending: Ending
-        do {
-            ending = try await run(id, request, attemptHeaders: attemptHeaders)
-        } catch {
-            ending = .retry(Self.failure(for: error))
+        let deadline = request.transferDeadline ?? configuration.transferDeadline ?? .seconds(300)
+        // The deadline is the loader's own: AsyncHTTPClient's bounds the request and its
+        // head, not a body that stalls after it.
+        let ending: Ending = await withTaskGroup(of: Ending?.self) { group in
+            group.addTask { [self] in
+                do {
+                    return try await run(id, request, attemptHeaders: attemptHeaders, deadline: deadline)
+                } catch {
+                    return Task.isCancelled ? nil : .retry(Self.failure(for: error))
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: deadline)
+                return Task.isCancelled ? nil : .failed(.deadlineExceeded)
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .failed(.cancelled)
         }
         conclude(id, ending)
     }
 
     /// Sends the request (following redirects), judges the head, receives the body.
-    private func run(_ id: Int, _ request: ImageDownloadRequest, attemptHeaders: [String: String]) async throws -> Ending {
+    private func run(_ id: Int, _ request: ImageDownloadRequest, attemptHeaders: [String: String],
+                     deadline attemptDeadline: Duration) async throws -> Ending {
         let policy = request.addressPolicy ?? configuration.addressPolicy
-        let deadline = NIODeadline.now() + Self.timeAmount(request.transferDeadline ?? configuration.transferDeadline ?? .seconds(300))
+        let deadline = NIODeadline.now() + Self.timeAmount(attemptDeadline)
         var url = request.url
         var hops = 0
         var response: HTTPClientResponse

@@ -44,9 +44,12 @@ extension AsyncHTTPClientImageLoader {
             switch client {
             case .cancelled, .requestStreamCancelled:
                 return .cancelled
-            case .readTimeout, .writeTimeout, .connectTimeout, .deadlineExceeded, .tlsHandshakeTimeout,
-                 .getConnectionFromPoolTimeout:
+            case .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
                 return .timedOut
+            case .deadlineExceeded:
+                // As ImageDownloader's transfer deadline: not retried, since another attempt
+                // would hold the slot as long again.
+                return .other(.deadlineExceeded)
             case .remoteConnectionClosed:
                 return .connection(code: connectionLost, message: "connection closed before the body was complete")
             default:

@@ -76,3 +76,19 @@ struct AsyncHTTPClientImageLoaderPolicyTests {
         await harness.finish()
     }
 }
+
+/// The per-attempt deadline (``ImageDownloader/Configuration/transferDeadline``).
+@Suite("GlimpseAsyncHTTPClientTests deadline")
+struct AsyncHTTPClientImageLoaderDeadlineTests {
+    @Test func anAttemptPastItsDeadlineFailsAndIsNotRetried() async throws {
+        let harness = try LoaderHarness.make { configuration in
+            configuration.transferDeadline = .milliseconds(300)
+            configuration.retryPolicy = RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(10))
+        }
+        harness.server.setRoute("/stall", .fixed(.init(status: 200, headers: [("Content-Type", "image/png")],
+                                                       body: .stall(declaredLength: 1_000, limit: .seconds(30)))))
+        #expect(await harness.load("/stall").failure == .deadlineExceeded)
+        #expect(harness.server.requests.count == 1)
+        await harness.finish()
+    }
+}
