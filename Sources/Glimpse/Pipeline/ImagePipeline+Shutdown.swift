@@ -18,6 +18,9 @@ extension ImagePipeline {
     /// 4. shuts the loader down (``ImageDataLoading/shutdown()``: its transfers stop) and
     ///    lets the processing threads end.
     ///
+    /// The loader is the pipeline's to stop: a loader shared with a pipeline that keeps
+    /// running refuses that pipeline's loads too once this returns.
+    ///
     /// Idempotent: a second call waits for the first one's work and returns its answer.
     ///
     /// - Parameter deadline: when to stop waiting for disk writes; writes still queued
