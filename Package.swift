@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "GlimpseCache", targets: ["GlimpseCache"]),
         .library(name: "Glimpse", targets: ["Glimpse"]),
         .library(name: "GlimpseRedis", targets: ["GlimpseRedis"]),
+        .library(name: "GlimpseAsyncHTTPClient", targets: ["GlimpseAsyncHTTPClient"]),
         .executable(name: "glimpse", targets: ["glimpse"]),
     ],
     dependencies: [
@@ -21,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // The second loader (GlimpseAsyncHTTPClient) and its ServiceLifecycle `Service`; `Glimpse` itself stays free of both.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // zlib is the only C dependency of the whole library (inflate/deflate for PNG).
@@ -59,6 +63,20 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        // An `ImageDataLoading` on a caller's AsyncHTTPClient `HTTPClient`, built on the same transfer
+        // core as the URLSession downloader, and the pipeline as a ServiceLifecycle `Service`.
+        .target(
+            name: "GlimpseAsyncHTTPClient",
+            dependencies: [
+                "Glimpse",
+                "GlimpseCache",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // A scriptable HTTP/1.1 server on 127.0.0.1 for tests and benchmarks (Foundation + Glibc).
         .target(name: "LoopbackHTTPServer", dependencies: ["GlimpseCache"]),
         .executableTarget(
@@ -68,7 +86,9 @@ let package = Package(
                 "GlimpseCodec",
                 "GlimpseCache",
                 "GlimpseRedis",
+                "GlimpseAsyncHTTPClient",
                 "LoopbackHTTPServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -115,6 +135,17 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
+        .testTarget(
+            name: "GlimpseAsyncHTTPClientTests",
+            dependencies: [
+                "GlimpseAsyncHTTPClient",
+                "Glimpse",
+                "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "glimpseTests", dependencies: ["glimpse", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
@@ -122,7 +153,8 @@ let package = Package(
 
 // `GLIMPSE_PACKAGE_SUBSET=concurrency` keeps only what the concurrent suites (GlimpseTests,
 // GlimpseCacheTests) build from: .ci/run's ThreadSanitizer step builds the package a second
-// time, and needs neither the CLI, the Redis tier (swift-nio) nor the codec tests. Users never set it; the package is whole without it.
+// time, and needs neither the CLI, the Redis tier (swift-nio), the AsyncHTTPClient loader nor the
+// codec tests. Users never set it; the package is whole without it.
 if Context.environment["GLIMPSE_PACKAGE_SUBSET"] == "concurrency" {
     let kept: Set<String> = [
         "CZlib", "GlimpseCodec", "GlimpseCache", "Glimpse", "LoopbackHTTPServer", "glimpse-cache-stress",

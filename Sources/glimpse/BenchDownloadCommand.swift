@@ -76,6 +76,13 @@ struct BenchDownloadCommand: AsyncParsableCommand {
     @Option(help: "With --reset-fraction: the simulated link's speed per connection, MB/s (0: unthrottled).")
     var linkRate: Int = 16
 
+    @Flag(help: """
+        Instead: compare the two loaders, ImageDownloader (URLSession) and AsyncHTTPClientImageLoader, \
+        through ImageDataLoading, alternating ROUNDS each; prints loader-urlsession, loader-async-http-client \
+        (MB/s, medians) and loader-ratio (the median of the rounds' ratios).
+        """)
+    var loaders = false
+
     func validate() throws {
         guard count >= 1, size >= 1, concurrency >= 1, rounds >= 1, callers >= 1, urls >= 1 else {
             throw ValidationError("every count must be at least 1")
@@ -110,6 +117,7 @@ struct BenchDownloadCommand: AsyncParsableCommand {
         defer { server.shutdown() }
         let targets = (0..<count).map { server.url("/img/\($0)") }
         let totalBytes = Double(count * size)
+        if loaders { return try await runLoaders(targets, totalBytes: totalBytes) }
 
         // One untimed pass each first: thread pools, connections and allocator warm up.
         let warmUp = Array(targets.prefix(100))

@@ -3,6 +3,8 @@ import Foundation
 import Glimpse
 import GlimpseCache
 import GlimpseRedis
+import AsyncHTTPClient
+import GlimpseAsyncHTTPClient
 
 /// `glimpse fetch`: loads URLs through the whole pipeline (memory → disk →
 /// network → decode → transform → store).
@@ -103,6 +105,9 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "After each loaded URL, print where its load spent its time: 'URL: timings tier=T queue=MS disk=MS download=MS decode=MS process=MS encode=MS store=MS bytes=N'.")
     var timings = false
 
+    @Option(help: "Which loader downloads: urlsession (ImageDownloader, the default) or async-http-client (AsyncHTTPClientImageLoader).")
+    var loader: LoaderArgument = .urlsession
+
     @Flag(help: "At exit, print every metric as 'metric,NAME,DIMENSIONS,VALUE' (dimensions as k=v;k=v; timers as NAME_count and NAME_sum_ms).")
     var metrics = false
 
@@ -161,6 +166,14 @@ struct FetchCommand: AsyncParsableCommand {
             cache = ImageCache(memory: MemoryCache(configuration: .images()), data: data)
         }
         var configuration = ImagePipeline.Configuration(downloader: downloader, cache: cache)
+        // The client is this command's: shut down after the pipeline, at exit.
+        var client: HTTPClient?
+        if loader == .asyncHTTPClient {
+            let made = HTTPClient(eventLoopGroupProvider: .singleton,
+                                  configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+            client = made
+            configuration.dataLoader = AsyncHTTPClientImageLoader(client: made, configuration: downloaderConfiguration)
+        }
         if let logger { configuration.logger = logger }
         if let metricsBackEnd { configuration.metricsFactory = metricsBackEnd }
         configuration.httpCachePolicy = httpCache.policy
@@ -177,6 +190,8 @@ struct FetchCommand: AsyncParsableCommand {
             do {
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             } catch {
+                // A client must be shut down before it is released.
+                try? await client?.shutdown()
                 throw CommandFailure("\(output): cannot create the directory")
             }
         }
@@ -246,6 +261,10 @@ struct FetchCommand: AsyncParsableCommand {
             await shared.waitForBackgroundWrites()
             await shared.client.shutdown()
         }
+        if let client {
+            await pipeline.shutdown()
+            try? await client.shutdown()
+        }
         if let metricsBackEnd {
             for line in metricsBackEnd.lines { print(line) }
         }
@@ -272,6 +291,12 @@ enum AddressPolicyArgument: String, ExpressibleByArgument, CaseIterable {
         case .public: .public
         }
     }
+}
+
+/// `--loader urlsession|async-http-client`.
+enum LoaderArgument: String, ExpressibleByArgument, CaseIterable {
+    case urlsession
+    case asyncHTTPClient = "async-http-client"
 }
 
 /// `--http-cache ignore|respect`.

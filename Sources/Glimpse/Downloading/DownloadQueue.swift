@@ -5,8 +5,8 @@
 /// A transfer occupies a slot from ``enqueue(_:priority:)`` returning it until
 /// ``finish(_:)``. Pending transfers start by priority, then by arrival
 /// (FIFO) or reverse arrival (LIFO).
-struct DownloadQueue: Sendable {
-    typealias ID = Int
+package struct DownloadQueue: Sendable {
+    package typealias ID = Int
 
     private struct Entry: Sendable {
         var id: ID
@@ -15,21 +15,21 @@ struct DownloadQueue: Sendable {
     }
 
     private var pending: [Entry] = []
-    private(set) var running: Set<ID> = []
+    package private(set) var running: Set<ID> = []
     private var nextSequence = 0
-    var maximumConcurrent: Int
-    var order: ImageDownloader.Configuration.ExecutionOrder
-    private(set) var isSuspended = false
+    package var maximumConcurrent: Int
+    package var order: ImageDownloader.Configuration.ExecutionOrder
+    package private(set) var isSuspended = false
 
-    init(maximumConcurrent: Int, order: ImageDownloader.Configuration.ExecutionOrder) {
+    package init(maximumConcurrent: Int, order: ImageDownloader.Configuration.ExecutionOrder) {
         self.maximumConcurrent = max(1, maximumConcurrent)
         self.order = order
     }
 
-    var pendingCount: Int { pending.count }
+    package var pendingCount: Int { pending.count }
 
     /// Adds a transfer; returns those to start now.
-    mutating func enqueue(_ id: ID, priority: ImageDownloadPriority) -> [ID] {
+    package mutating func enqueue(_ id: ID, priority: ImageDownloadPriority) -> [ID] {
         pending.append(Entry(id: id, priority: priority, sequence: nextSequence))
         nextSequence += 1
         return drain()
@@ -37,37 +37,37 @@ struct DownloadQueue: Sendable {
 
     /// Changes a pending transfer's priority; false when it is not pending.
     @discardableResult
-    mutating func setPriority(_ id: ID, _ priority: ImageDownloadPriority) -> Bool {
+    package mutating func setPriority(_ id: ID, _ priority: ImageDownloadPriority) -> Bool {
         guard let index = pending.firstIndex(where: { $0.id == id }) else { return false }
         pending[index].priority = priority
         return true
     }
 
     /// Forgets a pending transfer; returns whether it was pending.
-    mutating func removePending(_ id: ID) -> Bool {
+    package mutating func removePending(_ id: ID) -> Bool {
         guard let index = pending.firstIndex(where: { $0.id == id }) else { return false }
         pending.remove(at: index)
         return true
     }
 
     /// Frees a running transfer's slot; returns those to start now.
-    mutating func finish(_ id: ID) -> [ID] {
+    package mutating func finish(_ id: ID) -> [ID] {
         guard running.remove(id) != nil else { return [] }
         return drain()
     }
 
-    mutating func suspend() { isSuspended = true }
+    package mutating func suspend() { isSuspended = true }
 
     /// Starts what the current limit allows (after the limit changed).
-    mutating func startReady() -> [ID] { drain() }
+    package mutating func startReady() -> [ID] { drain() }
 
-    mutating func resume() -> [ID] {
+    package mutating func resume() -> [ID] {
         isSuspended = false
         return drain()
     }
 
     /// Forgets every pending transfer and returns them.
-    mutating func removeAllPending() -> [ID] {
+    package mutating func removeAllPending() -> [ID] {
         defer { pending = [] }
         return pending.map(\.id)
     }

@@ -103,7 +103,7 @@ public struct ImageDownloadRequest: Sendable {
     }
 
     /// What decides whether two requests may share a transfer.
-    struct TransferKey: Hashable, Sendable {
+    package struct TransferKey: Hashable, Sendable {
         var url: URL
         var headers: [String: String]
         var options: Options
@@ -113,7 +113,7 @@ public struct ImageDownloadRequest: Sendable {
         var transferDeadline: Duration?
     }
 
-    var transferKey: TransferKey {
+    package var transferKey: TransferKey {
         TransferKey(url: url, headers: headers, options: options, timeout: timeout, addressPolicy: addressPolicy,
                     transferDeadline: transferDeadline)
     }

@@ -33,35 +33,15 @@ extension ImageDownloader {
     }
 
     func needsResolution(_ url: URL, under policy: AddressPolicy) -> Bool {
-        guard let text = url.host, let host = try? URLHost(parsing: text) else { return false }
-        return policy.needsAddresses(of: host, port: Self.port(of: url))
+        policy.needsResolution(of: url)
     }
 
     /// Why `url` may not be connected to under `policy`, or `nil`. Resolves
     /// the host when the policy needs its addresses (blocking).
     func check(_ url: URL, under policy: AddressPolicy) -> ImageDownloadError? {
-        guard let text = url.host, !text.isEmpty else { return .invalidURL }
-        let host: URLHost
-        do throws(URLHost.ParseError) {
-            host = try URLHost(parsing: text)
-        } catch {
-            return .invalidURL
-        }
-        let port = Self.port(of: url)
-        var addresses: [HostAddress] = []
-        if policy.needsAddresses(of: host, port: port), case .name(let name) = host {
-            do throws(ImageDownloadError) {
-                addresses = try configuration.hostResolver.resolve(name)
-            } catch {
-                return error
-            }
-        }
-        return policy.refusal(host: host, port: port, addresses: addresses).map { .addressNotAllowed($0.description) }
+        policy.refusal(of: url, resolver: configuration.hostResolver)
     }
 
     /// The port a URL connects to: its own, else its scheme's (RFC 9110 §4.2).
-    static func port(of url: URL) -> Int {
-        if let port = url.port { return port }
-        return url.scheme?.lowercased() == "https" ? 443 : 80
-    }
+    static func port(of url: URL) -> Int { AddressPolicy.port(of: url) }
 }

@@ -34,7 +34,7 @@ extension ImageDownloader {
             /// Local files; opt-in.
             public static let file = Schemes(rawValue: 1 << 2)
 
-            func allows(_ scheme: String?) -> Bool {
+            package func allows(_ scheme: String?) -> Bool {
                 switch scheme?.lowercased() {
                 case "http": contains(.http)
                 case "https": contains(.https)
@@ -176,7 +176,7 @@ extension ImageDownloader {
 
         public init() {}
 
-        func accepts(contentType: String?) -> Bool {
+        package func accepts(contentType: String?) -> Bool {
             if !rejectedContentTypes.isEmpty, let type = contentType?.lowercased() {
                 if rejectedContentTypes.contains(type) { return false }
                 if let slash = type.firstIndex(of: "/"), rejectedContentTypes.contains(type[..<slash] + "/*") { return false }

@@ -18,6 +18,9 @@ public enum ImageLoadError: Error, Sendable, Hashable, CustomStringConvertible {
     case downloadRefused
     /// The caller cancelled.
     case cancelled
+    /// The pipeline was shut down (``ImagePipeline/shutdown(deadline:)``) before or
+    /// while this load ran; it takes no more loads.
+    case shutDown
 
     public var description: String {
         switch self {
@@ -29,6 +32,7 @@ public enum ImageLoadError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notCached: "not cached"
         case .downloadRefused: "download refused"
         case .cancelled: "cancelled"
+        case .shutDown: "pipeline shut down"
         }
     }
 

@@ -34,6 +34,10 @@ public final class ImagePipeline: Sendable {
     let memoryFreshness = FreshnessTable()
     /// The configuration's logger, metrics and tracer, with their handles made once.
     let instruments: PipelineInstruments
+    /// Set by ``shutdown(deadline:)``: readable without a lock on every load.
+    let isShutDown = Atomic<Bool>(false)
+    /// The one run of ``shutdown(deadline:)``, which later calls wait for.
+    let shutdownRun = Lock<Task<Bool, Never>?>(nil)
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -73,6 +77,7 @@ public final class ImagePipeline: Sendable {
     public func load(_ url: URL) async throws(ImageLoadError) -> ImageResult {
         // The common memory hit without building a request (a measured third of a hit's cost).
         if configuration.cacheKeyFilter == nil, configuration.httpCachePolicy == .ignore,
+           !isShutDown.load(ordering: .relaxed),
            let image = configuration.cache.memory.image(forKey: url.absoluteString) {
             instruments.memoryHit(url, format: image.format)
             return ImageResult(image: image, tier: .memory, url: url)
@@ -244,6 +249,7 @@ public final class ImagePipeline: Sendable {
 
     /// Stage 1: the URL and cache keys.
     func resolve(_ request: ImageRequest) -> Result<LoadRequest, ImageLoadError> {
+        if isShutDown.load(ordering: .acquiring) { return .failure(.shutDown) }
         guard let url = request.url else { return .failure(.download(.invalidURL)) }
         return .success(LoadRequest(request: request, url: url, urlKey: Self.separated(url.absoluteString, request),
                                     key: cacheKey(for: request), policy: configuration.dataCachePolicy))

@@ -172,7 +172,15 @@ final class ProcessingExecutor: Sendable {
     }
 
     deinit {
+        stop()
+    }
+
+    /// Lets the threads end once the jobs queued now have run (``ImagePipeline/shutdown(deadline:)``
+    /// and `deinit`). A job queued after this runs on the caller's thread instead: no thread
+    /// may be left to take it, and its caller must not wait for ever. Idempotent.
+    func stop() {
         let (sleepers, waiters) = shared.state.withLock { state -> (Int, [CheckedContinuation<Void, Never>]) in
+            guard !state.isStopped else { return (0, []) }
             state.isStopped = true
             defer { state.sleeping = 0 }
             return (state.sleeping, state.admitWaiters(under: shared.maximumHeldBytes))
@@ -196,14 +204,19 @@ final class ProcessingExecutor: Sendable {
                 shared.release(held)
             }
         }
-        let wakes = shared.state.withLock { state -> Bool in
+        enum Placement { case queued(wakes: Bool), inline }
+        let placement = shared.state.withLock { state -> Placement in
+            if state.isStopped { return .inline }
             state.heldBytes += held
             state.queues[priority.rawValue].append(wrapped)
-            guard state.sleeping > 0 else { return false }
+            guard state.sleeping > 0 else { return .queued(wakes: false) }
             state.sleeping -= 1
-            return true
+            return .queued(wakes: true)
         }
-        if wakes { shared.wake.signal() }
+        switch placement {
+        case .inline: job()
+        case .queued(let wakes): if wakes { shared.wake.signal() }
+        }
     }
 
     /// Runs `body` on the executor and returns its result; `nil` when the

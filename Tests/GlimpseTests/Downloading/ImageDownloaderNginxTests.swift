@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import GlimpseCache
+import TestSupport
 
 /// Resumption against nginx's own validators and range handling.
 @Suite("ImageDownloader resumption against nginx", .serialized, .enabled(if: NginxOrigin.binary != nil))

@@ -5,16 +5,16 @@
 /// a strong entity tag, or failing that `Last-Modified` — and announced
 /// `Accept-Ranges: bytes`; without both, a later range could belong to a
 /// different version and the two halves would be spliced into garbage.
-struct ResumableData: Sendable, Hashable {
+package struct ResumableData: Sendable, Hashable {
     /// The bytes received, from offset 0.
-    var body: [UInt8]
+    package var body: [UInt8]
     /// The value for `If-Range`: the strong ETag, or `Last-Modified`.
-    var validator: String
+    package var validator: String
     /// The full length from the first response, when it said.
-    var totalLength: Int64?
+    package var totalLength: Int64?
 
     /// What to keep of a failed attempt: `nil` when it cannot be resumed.
-    init?(body: [UInt8], status: Int, headers: [String: String]) {
+    package init?(body: [UInt8], status: Int, headers: [String: String]) {
         guard !body.isEmpty, let validator = Self.validator(in: headers) else { return nil }
         let acceptsRanges = headers["accept-ranges"]?.lowercased().split(separator: ",")
             .contains { $0.trimmingSpaces() == "bytes" } ?? false
@@ -31,18 +31,18 @@ struct ResumableData: Sendable, Hashable {
 
     /// The validator a range request may name: a strong ETag (a weak one,
     /// `W/"…"`, never matches in `If-Range`, RFC 9110 §13.1.5), else `Last-Modified`.
-    static func validator(in headers: [String: String]) -> String? {
+    package static func validator(in headers: [String: String]) -> String? {
         if let tag = headers["etag"]?.trimmingSpaces(), tag.hasPrefix("\"") { return tag }
         return headers["last-modified"]?.trimmingSpaces()
     }
 
     /// The header fields that ask for the rest.
-    var rangeHeaders: [String: String] { ["Range": "bytes=\(body.count)-", "If-Range": validator] }
+    package var rangeHeaders: [String: String] { ["Range": "bytes=\(body.count)-", "If-Range": validator] }
 
     /// Whether a `206` answer continues exactly these bytes: its
     /// `Content-Range` starts where the body ends and agrees with the known
     /// length, and the validator it carries, if any, is the one asked for.
-    func isContinued(by headers: [String: String]) -> Bool {
+    package func isContinued(by headers: [String: String]) -> Bool {
         guard let range = headers["content-range"].flatMap(ContentRange.init(parsing:)),
               range.first == Int64(body.count) else { return false }
         if let total = totalLength, let complete = range.completeLength, total != complete { return false }
@@ -55,12 +55,12 @@ struct ResumableData: Sendable, Hashable {
 
 /// A `Content-Range` field of a single-part `206` (RFC 9110 §14.4):
 /// `bytes first-last/complete` or `bytes first-last/*`.
-struct ContentRange: Sendable, Hashable {
-    var first: Int64
-    var last: Int64
-    var completeLength: Int64?
+package struct ContentRange: Sendable, Hashable {
+    package var first: Int64
+    package var last: Int64
+    package var completeLength: Int64?
 
-    init?(parsing value: String) {
+    package init?(parsing value: String) {
         let text = value.trimmingSpaces()
         guard text.lowercased().hasPrefix("bytes ") else { return nil }
         let spec = text.dropFirst(6).trimmingSpaces()

@@ -72,7 +72,7 @@ public struct RetryPolicy: Sendable, Hashable {
 }
 
 /// How one attempt of a transfer ended, as the retry policy sees it.
-enum TransferFailure: Sendable, Hashable {
+package enum TransferFailure: Sendable, Hashable {
     /// The connection was refused, reset or lost before the body was complete.
     case connection(code: Int, message: String)
     /// No byte arrived within the timeout.

@@ -10,9 +10,9 @@ import Foundation
 /// randomness of its own, so tests drive it exactly. It also holds the body,
 /// so that the bytes of one attempt can only ever continue those of an earlier
 /// one through ``ResumableData/isContinued(by:)``.
-struct TransferStateMachine: Sendable {
+package struct TransferStateMachine: Sendable {
     /// What the transport must do next.
-    enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Go on receiving.
         case proceed
         /// Stop this attempt and call ``send()`` again at once, without waiting
@@ -39,20 +39,20 @@ struct TransferStateMachine: Sendable {
     }
 
     private var state = State.ready(attempt: 1)
-    let policy: RetryPolicy
+    package let policy: RetryPolicy
     /// The bytes a later attempt (or a later load) can resume from; kept after
     /// a final failure so that the transport can store it.
-    private(set) var resumable: ResumableData?
+    package private(set) var resumable: ResumableData?
     /// Attempts sent so far.
-    private(set) var attempts = 0
+    package private(set) var attempts = 0
 
     /// Whether the caller's request names a range of its own: then its `206`
     /// is the body it asked for, and attempts never add a range of their own.
-    let callerAskedForRange: Bool
+    package let callerAskedForRange: Bool
     /// Whether a failed attempt's bytes are kept for the next one.
-    let keepsPartialBodies: Bool
+    package let keepsPartialBodies: Bool
 
-    init(policy: RetryPolicy, resumingFrom resumable: ResumableData? = nil, resumes: Bool = true,
+    package init(policy: RetryPolicy, resumingFrom resumable: ResumableData? = nil, resumes: Bool = true,
          callerAskedForRange: Bool = false) {
         self.policy = policy
         self.callerAskedForRange = callerAskedForRange
@@ -61,26 +61,26 @@ struct TransferStateMachine: Sendable {
     }
 
     /// Bytes of the body held so far (resumed ones included).
-    var receivedCount: Int {
+    package var receivedCount: Int {
         if case .receiving(_, let body, _, _, _) = state { return body.count }
         return 0
     }
 
     /// Bytes the running attempt itself delivered (resumed ones not counted).
-    var receivedThisAttempt: Int {
+    package var receivedThisAttempt: Int {
         guard case .receiving(_, let body, _, _, let resumed) = state else { return 0 }
         return body.count - (resumed?.body.count ?? 0)
     }
 
     /// Whether the attempt's body stopped short of the length its response
     /// declared (`Content-Length`, or `Content-Range`'s complete length).
-    var isShortOfDeclaredLength: Bool {
+    package var isShortOfDeclaredLength: Bool {
         guard let expected = expectedLength else { return false }
         return Int64(receivedCount) < expected
     }
 
     /// The body's full length, when the response said.
-    var expectedLength: Int64? {
+    package var expectedLength: Int64? {
         guard case .receiving(_, _, let status, let headers, let resumed) = state else { return nil }
         if let resumed { return resumed.totalLength }
         return status == 200 ? headers["content-length"].flatMap { Int64($0.trimmingSpaces()) } : nil
@@ -89,7 +89,7 @@ struct TransferStateMachine: Sendable {
     /// Sends the next attempt: returns the header fields to add to the
     /// request (`Range` and `If-Range` when resuming), or `nil` when no
     /// attempt is due.
-    mutating func send() -> [String: String]? {
+    package mutating func send() -> [String: String]? {
         guard case .ready(let attempt) = state else { return nil }
         attempts = attempt
         state = .requesting(attempt: attempt, range: resumable)
@@ -101,7 +101,7 @@ struct TransferStateMachine: Sendable {
     /// continues the stored bytes resumes; a `206` that does not, or a `416`,
     /// restarts without a range; any other answer is a whole representation
     /// and replaces whatever was stored.
-    mutating func receivedHead(status: Int, headers: [String: String]) -> Action {
+    package mutating func receivedHead(status: Int, headers: [String: String]) -> Action {
         guard case .requesting(let attempt, let range) = state else { return .proceed }
         if let range {
             if status == 206, range.isContinued(by: headers) {
@@ -124,7 +124,7 @@ struct TransferStateMachine: Sendable {
     }
 
     /// Reserves room for a body of `count` bytes.
-    mutating func reserveCapacity(_ count: Int) {
+    package mutating func reserveCapacity(_ count: Int) {
         guard case .receiving(let attempt, var body, let status, let headers, let resumed) = state else { return }
         state = .finished   // leaves `body` the only reference, so it grows in place
         body.reserveCapacity(count)
@@ -133,7 +133,7 @@ struct TransferStateMachine: Sendable {
 
     /// A piece of the body arrived; returns the bytes held so far.
     @discardableResult
-    mutating func receivedBody(_ piece: UnsafeRawBufferPointer) -> Int {
+    package mutating func receivedBody(_ piece: UnsafeRawBufferPointer) -> Int {
         guard case .receiving(let attempt, var body, let status, let headers, let resumed) = state else { return 0 }
         state = .finished   // leaves `body` the only reference, so the append does not copy it
         body.append(contentsOf: piece)
@@ -143,7 +143,7 @@ struct TransferStateMachine: Sendable {
     }
 
     /// The attempt ended with the whole body.
-    mutating func finished() -> Action {
+    package mutating func finished() -> Action {
         guard case .receiving(_, let body, _, _, _) = state else { return .fail(.emptyBody) }
         state = .finished
         resumable = nil
@@ -152,7 +152,7 @@ struct TransferStateMachine: Sendable {
 
     /// The attempt failed. Keeps what can be resumed, then either waits for
     /// a retry or fails for good.
-    mutating func failed(_ failure: TransferFailure, now: Date, unitRandom: Double) -> Action {
+    package mutating func failed(_ failure: TransferFailure, now: Date, unitRandom: Double) -> Action {
         let attempt: Int
         switch state {
         case .requesting(let number, _):
@@ -182,14 +182,14 @@ struct TransferStateMachine: Sendable {
     }
 
     /// Ends the transfer (cancelled, or failed for a reason of the transport's own).
-    mutating func end() {
+    package mutating func end() {
         state = .finished
     }
 }
 
 extension TransferFailure {
     /// The error a caller sees when this failure is final.
-    var error: ImageDownloadError {
+    package var error: ImageDownloadError {
         switch self {
         case .connection(let code, let message): .transport(code: code, message: message)
         case .timedOut: .timedOut

@@ -11,18 +11,19 @@ import Darwin
 /// A real nginx serving a temporary directory on 127.0.0.1, for what the
 /// loopback server only imitates: its `ETag`, `Accept-Ranges` and `If-Range`
 /// handling (RFC 9110 §13.1.5, §14). `nil` when nginx is not installed
-/// (`.ci/run` installs it).
-final class NginxOrigin {
-    let root: URL
-    let port: Int
+/// (`.ci/run` installs it). In TestSupport, for the
+/// URLSession downloader's tests and the AsyncHTTPClient loader's alike.
+public final class NginxOrigin {
+    public let root: URL
+    public let port: Int
     private let process: Process
 
     /// Starts nginx; `rate` limits each response (nginx's `limit_rate`), so a
     /// transfer lasts long enough to be cut by the client.
     /// The nginx executable, when Debian's `nginx` package is installed.
-    static let binary: String? = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile)
+    public static let binary: String? = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile)
 
-    init?(rate: String = "0") throws {
+    public init?(rate: String = "0") throws {
         guard let binary = Self.binary else { return nil }
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-nginx-\(UUID().uuidString)")
         root = prefix.appendingPathComponent("html")
@@ -65,9 +66,9 @@ final class NginxOrigin {
         }
     }
 
-    func url(_ name: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(name)")! }
+    public func url(_ name: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(name)")! }
 
-    func stop() {
+    public func stop() {
         // SIGKILL: a child of the test process inherits the spawning thread's
         // signal mask, in which SIGTERM is blocked, and nginx without a master
         // process never unblocks it, so `terminate()` would wait forever.

@@ -1,0 +1,186 @@
+import AsyncHTTPClient
+import Foundation
+import Glimpse
+import GlimpseCache
+
+/// An ``ImageDataLoading`` on a caller-given AsyncHTTPClient `HTTPClient`: for a
+/// server that already runs one (Vapor's, Hummingbird's), so that image downloads
+/// share its event loops and connection pools, speak HTTP/2, and need no libcurl.
+///
+/// ```swift
+/// import AsyncHTTPClient
+/// import Glimpse
+/// import GlimpseAsyncHTTPClient
+///
+/// let client = HTTPClient(eventLoopGroupProvider: .singleton,
+///                         configuration: .init(redirectConfiguration: .disallow))
+/// var configuration = ImagePipeline.Configuration.standard()
+/// configuration.dataLoader = AsyncHTTPClientImageLoader(client: client)
+/// let pipeline = ImagePipeline(configuration: configuration)
+/// ```
+///
+/// It behaves as ``ImageDownloader`` does, from the same value-type core: a bounded
+/// queue ordered by priority (`DownloadQueue`), one transfer for identical requests
+/// (coalescing; each caller cancels alone), retries with backoff and `Retry-After`
+/// (``RetryPolicy``), resumption of a cut body with `Range`/`If-Range` (RFC 9110 §14.2,
+/// §13.1.5) within one load and across loads (`TransferStateMachine`,
+/// `ResumableDataStore`), the size cap and content-type checks, and the
+/// ``AddressPolicy``: a host is resolved and checked before any connection is made.
+/// Progress and body pieces reach callers as the streamed body arrives. The contract
+/// it keeps is ``ImageDataLoading``'s.
+///
+/// It reads these fields of its ``ImageDownloader/Configuration``:
+/// `maximumConcurrentDownloads`, `executionOrder`, `defaultHeaders`, `credentials`,
+/// `acceptableStatusCodes`, `acceptableContentTypes`, `rejectedContentTypes`,
+/// `retryPolicy`, `resumption`, `maximumResponseSize`, `allowedSchemes` (`http`,
+/// `https`), `addressPolicy`, `hostResolver`, `maximumRedirects`, `transferDeadline`
+/// (the deadline of each attempt, 5 minutes when `nil`), `hooks.validateResponse`
+/// and `hooks.transformData`. The URLSession-only ones (session configuration,
+/// `hooks.modifyRequest`, cookies, the notification center) do not apply; the idle
+/// timeout is the client's own `timeout.read`.
+///
+/// **Redirects.** Create the client with `redirectConfiguration: .disallow`: the
+/// loader then follows redirects itself (up to `maximumRedirects`), checking every
+/// target's scheme and address before connecting to it. A client that follows
+/// redirects itself has connected to each target before the loader sees it; the
+/// loader still checks every hop of the response's history and fails the load on a
+/// refused one, but cannot prevent that connection.
+///
+/// **Shutdown.** ``shutdown()`` cancels every load, refuses later ones and returns
+/// once every transfer has stopped. The client is the caller's: shut it down after
+/// the loader (and after the pipeline: ``ImagePipeline/shutdown(deadline:)``).
+public final class AsyncHTTPClientImageLoader: ImageDataLoading {
+    /// The client every request goes through (the caller's; never shut down here).
+    public let client: HTTPClient
+    public let configuration: ImageDownloader.Configuration
+    let state: Lock<State>
+
+    /// - Parameters:
+    ///   - client: the client to send requests with; see the type's notes on redirects.
+    ///   - configuration: limits, checks and retries, as for ``ImageDownloader``.
+    public init(client: HTTPClient, configuration: ImageDownloader.Configuration = ImageDownloader.Configuration()) {
+        self.client = client
+        self.configuration = configuration
+        state = Lock(State(queue: DownloadQueue(maximumConcurrent: configuration.maximumConcurrentDownloads,
+                                                 order: configuration.executionOrder),
+                            resumables: ResumableDataStore(limits: configuration.resumption)))
+    }
+
+    // MARK: - ImageDataLoading
+
+    public func loadData(for request: ImageDownloadRequest, handlers: ImageDataLoadingHandlers) -> any ImageDataLoadingTask {
+        let gate = CallerGate()
+        if let refusal = refusal(of: request) {
+            Self.completeSoon(gate, handlers, .failure(refusal))
+            return LoadTask(caller: nil, loader: self)
+        }
+        let attached: (caller: UInt64, toStart: [Int])? = state.withLock { state in
+            guard !state.isShutDown else { return nil }
+            let caller = state.attach(request, Caller(priority: request.priority, handlers: handlers, gate: gate),
+                                      retryPolicy: configuration.retryPolicy, resumes: configuration.resumption.isEnabled)
+            return (caller.id, caller.toStart)
+        }
+        guard let attached else {
+            Self.completeSoon(gate, handlers, .failure(.cancelled))
+            return LoadTask(caller: nil, loader: self)
+        }
+        start(attached.toStart)
+        return LoadTask(caller: attached.caller, loader: self)
+    }
+
+    /// Cancels every load (each completes with ``ImageDownloadError/cancelled``), refuses
+    /// later ones and returns once every attempt and retry wait has ended. Idempotent.
+    public func shutdown() async {
+        let (callers, tasks): ([Caller], [Task<Void, Never>]) = state.withLock { state in
+            state.isShutDown = true
+            _ = state.queue.removeAllPending()
+            let callers = state.removeAll()
+            return (callers, Array(state.activeTasks.values))
+        }
+        for caller in callers { caller.complete(.failure(.cancelled)) }
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+    }
+
+    // MARK: - Queue
+
+    /// Loads waiting for a slot.
+    public var queuedDownloadCount: Int { state.withLock { $0.queue.pendingCount } }
+
+    /// Transfers holding a slot.
+    public var currentDownloadCount: Int { state.withLock { $0.queue.running.count } }
+
+    /// Callers still waiting for a completion.
+    public var waitingCallerCount: Int { state.withLock { $0.transferOfCaller.count } }
+
+    /// Stops starting queued transfers; running ones continue.
+    public func suspend() {
+        state.withLock { $0.queue.suspend() }
+    }
+
+    /// Starts queued transfers again.
+    public func resume() {
+        start(state.withLock { $0.queue.resume() })
+    }
+
+    func cancel(caller: UInt64) -> Bool {
+        let detached: (Caller, Task<Void, Never>?)? = state.withLock { state in
+            state.detach(caller)
+        }
+        guard let (entry, task) = detached else { return false }
+        let completed = entry.complete(.failure(.cancelled))
+        // The slot is freed when the attempt's task has ended, so that the origin never
+        // sees more connections than the limit.
+        task?.cancel()
+        return completed
+    }
+
+    func setPriority(_ priority: ImageDownloadPriority, caller: UInt64) {
+        state.withLock { state in
+            guard let id = state.transferOfCaller[caller] else { return }
+            state.update(id) { transfer in
+                transfer.callers[caller]?.priority = priority
+            }
+            if let effective = state.transfers[id]?.priority { state.queue.setPriority(id, effective) }
+        }
+    }
+
+    /// Refusals that need no network: the scheme, the host, TLS leniency.
+    private func refusal(of request: ImageDownloadRequest) -> ImageDownloadError? {
+        let scheme = request.url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https", configuration.allowedSchemes.allows(scheme) else { return .invalidURL }
+        guard let host = request.url.host, !host.isEmpty else { return .invalidURL }
+        // The client's TLS configuration decides about certificates, not a request.
+        if request.options.contains(.allowInvalidCertificates) { return .invalidCertificatesNotSupported }
+        return nil
+    }
+
+    /// A completion for a load refused before it was queued: not on the caller's thread,
+    /// which may hold a lock of its own while it asks for the load.
+    private static func completeSoon(_ gate: CallerGate, _ handlers: ImageDataLoadingHandlers,
+                                     _ result: Result<ImageDownloadResult, ImageDownloadError>) {
+        Task {
+            if gate.close() { handlers.completion(result) }
+        }
+    }
+}
+
+extension AsyncHTTPClientImageLoader {
+    /// One caller's handle: cancel it or change its priority.
+    struct LoadTask: ImageDataLoadingTask {
+        /// `nil` for loads refused before they were queued.
+        let caller: UInt64?
+        let loader: AsyncHTTPClientImageLoader
+
+        @discardableResult
+        func cancel() -> Bool {
+            guard let caller else { return false }
+            return loader.cancel(caller: caller)
+        }
+
+        func setPriority(_ priority: ImageDownloadPriority) {
+            guard let caller else { return }
+            loader.setPriority(priority, caller: caller)
+        }
+    }
+}
