@@ -50,10 +50,10 @@ extension BenchDownloadCommand {
                 server.resetStatistics()
             }
         }
-        let ratio = median(resumed) / median(restarted)
+        let ratio = Measurements.median(resumed) / Measurements.median(restarted)
         FileHandle.standardError.write(Data(String(format: "resume / no-resume: %.2f\n", ratio).utf8))
-        print(String(format: "download,faulty-goodput,%.1f,MB/s", median(resumed)))
-        print(String(format: "download,faulty-goodput-no-resume,%.1f,MB/s", median(restarted)))
+        print(String(format: "download,faulty-goodput,%.1f,MB/s", Measurements.median(resumed)))
+        print(String(format: "download,faulty-goodput-no-resume,%.1f,MB/s", Measurements.median(restarted)))
         print("download,faulty-complete,\(complete),images")
     }
 
@@ -79,7 +79,7 @@ extension BenchDownloadCommand {
             return exact
         }
         let elapsed = ContinuousClock.now - start
-        return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, exact)
+        return (Measurements.seconds(elapsed), exact)
     }
 }
 

@@ -32,9 +32,9 @@ extension BenchDownloadCommand {
             }
         }
         let ratios = zip(session, client).map { $1 / $0 }
-        print(String(format: "download,loader-urlsession,%.1f,MB/s", median(session)))
-        print(String(format: "download,loader-async-http-client,%.1f,MB/s", median(client)))
-        print(String(format: "download,loader-ratio,%.3f,async-http-client/urlsession", median(ratios)))
+        print(String(format: "download,loader-urlsession,%.1f,MB/s", Measurements.median(session)))
+        print(String(format: "download,loader-async-http-client,%.1f,MB/s", Measurements.median(client)))
+        print(String(format: "download,loader-ratio,%.3f,async-http-client/urlsession", Measurements.median(ratios)))
     }
 
     /// Seconds to load every target through `loader`, `concurrency` workers each awaiting

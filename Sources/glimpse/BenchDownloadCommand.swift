@@ -152,10 +152,10 @@ struct BenchDownloadCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data(String(format: "round %d: glimpse %.1f urlsession %.1f MB/s, ratio %.3f\n",
                                                            round, ours, theirs, ours / theirs).utf8))
             }
-            FileHandle.standardError.write(Data(String(format: "median ratio %.3f\n", median(ratios)).utf8))
+            FileHandle.standardError.write(Data(String(format: "median ratio %.3f\n", Measurements.median(ratios)).utf8))
         }
-        print(String(format: "download,glimpse,%.1f,MB/s", median(glimpseRates)))
-        print(String(format: "download,urlsession,%.1f,MB/s", median(sessionRates)))
+        print(String(format: "download,glimpse,%.1f,MB/s", Measurements.median(glimpseRates)))
+        print(String(format: "download,urlsession,%.1f,MB/s", Measurements.median(sessionRates)))
 
         server.resetStatistics()
         let coalesced = try await coalescingRun(server)
@@ -188,7 +188,7 @@ struct BenchDownloadCommand: AsyncParsableCommand {
                 }
                 try await group.waitForAll()
             }
-            return seconds(ContinuousClock.now - start)
+            return Measurements.seconds(ContinuousClock.now - start)
         }
         try await withThrowingTaskGroup(of: Int.self) { group in
             for url in targets {
@@ -204,7 +204,7 @@ struct BenchDownloadCommand: AsyncParsableCommand {
                 throw CommandFailure("received \(received) bytes instead of \(size)")
             }
         }
-        return seconds(ContinuousClock.now - start)
+        return Measurements.seconds(ContinuousClock.now - start)
     }
 
     /// Seconds to download every target with bare URLSession data tasks,
@@ -234,7 +234,7 @@ struct BenchDownloadCommand: AsyncParsableCommand {
             }
             try await group.waitForAll()
         }
-        return seconds(ContinuousClock.now - start)
+        return Measurements.seconds(ContinuousClock.now - start)
     }
 
     private func fetch(_ url: URL, with session: URLSession, headers: [String: String]) async throws -> Int {
@@ -275,16 +275,6 @@ struct BenchDownloadCommand: AsyncParsableCommand {
         }
         guard outcomes == callers else { throw CommandFailure("\(callers - outcomes) coalesced callers failed") }
         return server.requests.count
-    }
-
-    func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 
