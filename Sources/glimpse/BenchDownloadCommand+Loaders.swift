@@ -54,7 +54,7 @@ extension BenchDownloadCommand {
             client = made
             loading = AsyncHTTPClientImageLoader(client: made, configuration: configuration)
         }
-        let cursor = LoaderCursor(limit: targets.count)
+        let cursor = WorkCursor(limit: targets.count)
         let expected = size
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -79,22 +79,6 @@ extension BenchDownloadCommand {
         let elapsed = ContinuousClock.now - start
         await loading.shutdown()
         try await client?.shutdown()
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
-}
-
-/// Hands out indices 0..<limit once each to the loaders' workers.
-private final class LoaderCursor: Sendable {
-    private let position = Lock(0)
-    private let limit: Int
-
-    init(limit: Int) { self.limit = limit }
-
-    func next() -> Int? {
-        position.withLock { value in
-            guard value < limit else { return nil }
-            defer { value += 1 }
-            return value
-        }
+        return Measurements.seconds(elapsed)
     }
 }

@@ -171,7 +171,7 @@ struct BenchDownloadCommand: AsyncParsableCommand {
         defer { downloader.invalidate() }
         let start = ContinuousClock.now
         if feed == .workers {
-            let cursor = Cursor(limit: targets.count)
+            let cursor = WorkCursor(limit: targets.count)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<concurrency {
                     group.addTask {
@@ -220,7 +220,7 @@ struct BenchDownloadCommand: AsyncParsableCommand {
         configuration.httpCookieAcceptPolicy = .never
         let session = URLSession(configuration: configuration)
         defer { session.invalidateAndCancel() }
-        let cursor = Cursor(limit: targets.count)
+        let cursor = WorkCursor(limit: targets.count)
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<concurrency {
@@ -275,21 +275,5 @@ struct BenchDownloadCommand: AsyncParsableCommand {
         }
         guard outcomes == callers else { throw CommandFailure("\(callers - outcomes) coalesced callers failed") }
         return server.requests.count
-    }
-}
-
-/// Hands out indices 0..<limit once each to the URLSession workers.
-private final class Cursor: Sendable {
-    private let position = Mutex(0)
-    private let limit: Int
-
-    init(limit: Int) { self.limit = limit }
-
-    func next() -> Int? {
-        position.withLock { value in
-            guard value < limit else { return nil }
-            defer { value += 1 }
-            return value
-        }
     }
 }
