@@ -282,21 +282,10 @@ extension AsyncHTTPClientImageLoader {
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = .GET
         for (name, value) in configuration.defaultHeaders { outgoing.headers.replaceOrAdd(name: name, value: value) }
-        if let basic = basicAuthorization { outgoing.headers.replaceOrAdd(name: "Authorization", value: basic) }
+        if let basic = configuration.credentials?.basicAuthorization { outgoing.headers.replaceOrAdd(name: "Authorization", value: basic) }
         for (name, value) in request.headers { outgoing.headers.replaceOrAdd(name: name, value: value) }
         for (name, value) in attemptHeaders { outgoing.headers.replaceOrAdd(name: name, value: value) }
         return outgoing
-    }
-
-    /// `Authorization: Basic …` (RFC 7617 §2) for the configured credentials.
-    private var basicAuthorization: String? {
-        let pair: (String, String)? = switch configuration.credentials {
-        case .basic(let user, let password): (user, password)
-        case .credential(let credential): credential.user.flatMap { user in credential.password.map { (user, $0) } }
-        case nil: nil
-        }
-        guard let (user, password) = pair else { return nil }
-        return "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
     }
 
     /// The head as the rest of Glimpse sees it: names lowercased, repeated fields joined

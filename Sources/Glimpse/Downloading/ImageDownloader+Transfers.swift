@@ -42,20 +42,9 @@ extension ImageDownloader {
                                     timeoutInterval: seconds)
         urlRequest.httpShouldHandleCookies = request.options.contains(.handleCookies)
         for (name, value) in configuration.defaultHeaders { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        if let basic = basicAuthorization { urlRequest.setValue(basic, forHTTPHeaderField: "Authorization") }
+        if let basic = configuration.credentials?.basicAuthorization { urlRequest.setValue(basic, forHTTPHeaderField: "Authorization") }
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         return urlRequest
-    }
-
-    /// `Authorization: Basic …` (RFC 7617 §2) for the configured credentials.
-    private var basicAuthorization: String? {
-        let pair: (String, String)? = switch configuration.credentials {
-        case .basic(let user, let password): (user, password)
-        case .credential(let credential): credential.user.flatMap { user in credential.password.map { (user, $0) } }
-        case nil: nil
-        }
-        guard let (user, password) = pair else { return nil }
-        return "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
     }
 
     /// Hands a prepared request to URLSession, unless every caller left meanwhile.

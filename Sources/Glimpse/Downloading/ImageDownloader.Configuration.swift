@@ -23,6 +23,17 @@ extension ImageDownloader {
             /// A `URLCredential`: user and password are sent up front as Basic
             /// and also answer the server's challenges.
             case credential(URLCredential)
+
+            /// `Authorization: Basic …` (RFC 7617 §2), what every loader sends up front;
+            /// `nil` for a credential without a user or a password.
+            package var basicAuthorization: String? {
+                let pair: (String, String)? = switch self {
+                case .basic(let user, let password): (user, password)
+                case .credential(let credential): credential.user.flatMap { user in credential.password.map { (user, $0) } }
+                }
+                guard let (user, password) = pair else { return nil }
+                return "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+            }
         }
 
         /// URL schemes the downloader accepts.
