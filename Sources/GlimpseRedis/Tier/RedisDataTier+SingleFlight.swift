@@ -19,14 +19,14 @@ extension RedisDataTier {
     public func lock(forKey key: String) async -> Lock? {
         let lock = Lock(key: lockKey(key), token: Self.lockToken())
         let command = RESP.Command("SET", lock.key, lock.token, "NX", "PX", configuration.lockTimeToLive.redisMilliseconds)
-        guard case .simpleString = try? await client.send(command) else { return nil }
+        guard case .simpleString = try? await send(command, .claim) else { return nil }
         return lock
     }
 
     /// Deletes `lock` only if it still holds our token, in one atomic script (a lock that
     /// expired and was taken by another process is left alone).
     public func release(_ lock: Lock) async {
-        _ = try? await client.send(Self.releaseCommand(key: lock.key, token: lock.token))
+        _ = try? await send(Self.releaseCommand(key: lock.key, token: lock.token), .claim)
     }
 
     /// Polls for the entry while another process holds the lock: the entry when it appears,
@@ -37,7 +37,7 @@ extension RedisDataTier {
         while clock.now < deadline {
             try? await Task.sleep(for: configuration.lockPollInterval)
             let commands = [RESP.Command("GET", entryKey(key)), RESP.Command("EXISTS", lockKey(key))]
-            guard let replies = try? await client.send(commands) else { return nil }
+            guard let replies = try? await send(commands, .claim) else { return nil }
             if let entry = Self.decode(replies[0], forKey: key) { return entry }
             if replies[1] == .integer(0) { return nil }
         }
