@@ -5,6 +5,7 @@ import GlimpseAsyncHTTPClient
 import GlimpseCache
 import LoopbackHTTPServer
 import Testing
+import TestSupport
 
 /// The AsyncHTTPClient loader against the loopback server: what a load returns, the
 /// callbacks' order, coalescing, the queue, the checks of the head, cancellation.

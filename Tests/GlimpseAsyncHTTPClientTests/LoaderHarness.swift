@@ -64,18 +64,6 @@ final class LoadRecorder: Sendable {
     var pieces: [UInt8] { state.withLock { $0.pieces } }
     var result: Result<ImageDownloadResult, ImageDownloadError>? { state.withLock { $0.result } }
 }
-
-/// Polls `condition` every 5 ms until it holds or `timeout` passes (not a timing assertion:
-/// a bound on how long a test waits for something that must happen).
-func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
-    let polls = Int(timeout / .milliseconds(5))
-    for _ in 0..<polls {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
-
 extension Result {
     var failure: Failure? {
         if case .failure(let error) = self { return error }

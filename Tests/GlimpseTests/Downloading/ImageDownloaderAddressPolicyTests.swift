@@ -2,6 +2,7 @@ import Foundation
 @testable import Glimpse
 import LoopbackHTTPServer
 import Testing
+import TestSupport
 
 /// The address policy, redirects, deadlines and clean closes against real
 /// loopback origins: 127.0.0.1 is allowed by an allow-list entry under

@@ -4,6 +4,7 @@ import LoopbackHTTPServer
 import Synchronization
 import Testing
 import GlimpseCache
+import TestSupport
 
 /// Retries and resumption against a loopback origin that fails on purpose.
 @Suite("ImageDownloader retries and resumption")

@@ -2,6 +2,7 @@ import Foundation
 import Glimpse
 import LoopbackHTTPServer
 import Testing
+import TestSupport
 
 /// A loopback server and a downloader for one test, torn down with checks
 /// that nothing is left running.
