@@ -17,7 +17,8 @@ extension WebP {
             return quality <= 70 ? 2 + quality / 5 : 16 + (quality - 70) * 8
         }
 
-        /// `plane` with its values reduced to at most ``levelCount(quality:)`` levels; the
+        /// `plane` with its values reduced to at most ``levelCount(quality:)`` levels (one more
+        /// when 0 and 255 take the two a quality below 5 allows and values lie between them); the
         /// plane itself when it holds no more distinct values than that.
         static func reduce(_ plane: [UInt8], quality: Int) -> [UInt8] {
             var histogram = [Int](repeating: 0, count: 256)
@@ -34,7 +35,9 @@ extension WebP {
             let present = (0...255).filter { histogram[$0] > 0 }
             let pinned = present.filter { $0 == 0 || $0 == 255 }
             let between = present.filter { $0 != 0 && $0 != 255 }
-            let free = max(count - pinned.count, 0)
+            // At least one free level for the values between: with 0 and 255 both present and two
+            // levels allowed (quality below 5), they would otherwise map to 0 or 255.
+            let free = between.isEmpty ? 0 : max(count - pinned.count, 1)
             // Pinned levels first (they win ties), then free ones spread evenly over the values between.
             var levels = pinned.map(Double.init)
             levels += (0..<min(free, between.count)).map { index in

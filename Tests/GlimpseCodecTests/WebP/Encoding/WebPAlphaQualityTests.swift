@@ -64,6 +64,13 @@ import TestSupport
         #expect([0, 50, 70, 71, 99, 100].map(WebP.AlphaLevelReduction.levelCount) == [2, 12, 16, 24, 248, 256])
         let plane: [UInt8] = [0, 7, 255, 7, 0, 200]
         #expect(WebP.AlphaLevelReduction.reduce(plane, quality: 0) != plane)
+        // Two levels allowed and both taken by 0 and 255: the values between still get a level of
+        // their own, never 0 or 255 (a fuzz finding, Fuzz/Regressions/roundtrip/webp-alpha-quality-2-levels.bin).
+        for quality in 0..<5 {
+            let reduced = WebP.AlphaLevelReduction.reduce(plane, quality: quality)
+            #expect(zip(plane, reduced).allSatisfy { ($0 == 0) == ($1 == 0) && ($0 == 255) == ($1 == 255) }, "quality \(quality): \(reduced)")
+            #expect(Set(reduced).count == 3)
+        }
         #expect(WebP.AlphaLevelReduction.reduce(plane, quality: 10) == plane)
         #expect(throws: WebP.Encoder.EncodingError.invalidOptions("alpha quality 101 outside 0...100")) {
             try WebP.Encoder(options: .init(alphaQuality: 101)).encode(PixelBuffer(width: 1, height: 1))
