@@ -244,7 +244,7 @@ extension AsyncHTTPClientImageLoader {
 
     private func finish(_ id: Int, bytes: [UInt8], response: ImageDownloadResponse) {
         let callers = state.withLock { $0.remove(id)?.orderedCallers ?? [] }
-        let result = ImageDownloadResult(bytes: bytes, response: response, image: nil)
+        let result = ImageDownloadResult(bytes: bytes, response: response)
         for caller in callers { caller.complete(bytes.isEmpty ? .failure(.emptyBody) : .success(result)) }
     }
 

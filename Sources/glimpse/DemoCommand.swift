@@ -133,7 +133,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     private static func short(_ error: ImageLoadError) -> String {
         switch error {
-        case .decoding(let error), .download(.decodingFailed(let error)): String("\(error)".prefix(17))
+        case .decoding(let error): String("\(error)".prefix(17))
         case .failedRecently: "failed recently"
         default: String(error.description.prefix(17))
         }

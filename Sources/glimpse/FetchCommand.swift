@@ -16,7 +16,8 @@ struct FetchCommand: AsyncParsableCommand {
         Prints one line per URL: 'URL: ok tier=network|shared|disk|memory FORMAT WIDTHxHEIGHT frames=N ms=T' \
         or 'URL: error <reason>'. Exit status 1 when any URL failed. With --timings, each loaded URL's line is \
         followed by 'URL: timings tier=T queue=MS disk=MS download=MS decode=MS process=MS encode=MS store=MS \
-        bytes=N' (milliseconds, '-' for a stage that did not run; the URL without its query or credentials). \
+        bytes=N' (milliseconds, '-' for a stage that did not run). Every line shows the URL without its \
+        credentials, query or fragment, as logs do. \
         With --metrics, one line per metric follows: 'metric,NAME,DIMENSIONS,VALUE' (dimensions as k=v;k=v).
         """
     )
@@ -232,7 +233,7 @@ struct FetchCommand: AsyncParsableCommand {
                         do throws(CommandFailure) {
                             try write(loaded.image, index: index, into: output)
                         } catch {
-                            line = "\(texts[index]): error \(error.message)"
+                            line = "\(PipelineSupport.shown(texts[index])): error \(error.message)"
                             failed = true
                         }
                     }

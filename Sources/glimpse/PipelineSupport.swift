@@ -46,23 +46,31 @@ enum PipelineSupport {
         return ImageTransformers.Resize(width: width, height: height, mode: .fit, allowsUpscaling: false)
     }
 
-    /// A result line: `URL: ok tier=… FORMAT WxH frames=N ms=T` or `URL: error <reason>`.
+    /// A result line: `URL: ok tier=… FORMAT WxH frames=N ms=T` or `URL: error <reason>`,
+    /// the URL as ``shown(_:)`` writes it.
     static func line(_ url: String, _ result: Result<ImageResult, ImageLoadError>, milliseconds: Double) -> String {
-        switch result {
+        let url = shown(url)
+        return switch result {
         case .success(let loaded):
-            let image = loaded.image
-            return "\(url): ok tier=\(loaded.tier) \(image.format.rawValue.uppercased()) \(image.width)x\(image.height) "
-                + "frames=\(image.frames.count) ms=\(String(format: "%.1f", milliseconds))"
+            "\(url): ok tier=\(loaded.tier) \(loaded.image.format.rawValue.uppercased()) "
+                + "\(loaded.image.width)x\(loaded.image.height) frames=\(loaded.image.frames.count) "
+                + "ms=\(String(format: "%.1f", milliseconds))"
         case .failure(let error):
-            return "\(url): error \(error)"
+            "\(url): error \(error)"
         }
+    }
+
+    /// A URL as the command prints it: as logs write it (``GlimpseObservability/redacted(_:)``:
+    /// no credentials, query or fragment, where signed URLs carry their secrets), or as typed
+    /// when it does not parse, so that the user sees what was refused.
+    static func shown(_ url: String) -> String {
+        URL(string: url).map(GlimpseObservability.redacted) ?? url
     }
 
     /// `URL: timings tier=T queue=MS …` for `glimpse fetch --timings`: the URL as logs
     /// write it (no credentials, query or fragment), then the load's metrics.
     static func timingsLine(_ url: String, _ metrics: ImageTask.Metrics) -> String {
-        let shown = URL(string: url).map(GlimpseObservability.redacted) ?? "<unparseable URL>"
-        return "\(shown): timings \(metrics)"
+        "\(shown(url)): timings \(metrics)"
     }
 
     /// Encodes the first frame as PNG.

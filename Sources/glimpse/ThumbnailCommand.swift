@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glimpse
 import GlimpseCodec
 
 /// `glimpse thumbnail IN... (-o OUT | --output-dir DIR) --size N`: the
@@ -11,7 +12,8 @@ struct ThumbnailCommand: ParsableCommand {
         discussion: """
         JPEGs are decoded at a reduced size (DCT scaling 1/2, 1/4 or 1/8, never below the target), turned \
         upright by their EXIF orientation, resized with Lanczos-3 to fit inside N×N (never enlarged) and \
-        written as JPEG (quality 80, 4:2:0), or PNG when the source has transparency, unless --format or the \
+        written as JPEG (quality 80, 4:2:0), or PNG when the result has transparency or 16-bit samples (the \
+        pipeline's rule for processed images), unless --format or the \
         extension of -o OUT (.jpg, .png, .webp) says otherwise; WebP is lossy at --quality. An embedded ICC \
         profile is converted to sRGB and dropped (--color srgb, the default, as image proxies do: the thumbnail \
         looks the same in every viewer without carrying the profile); --color preserve keeps pixels and profile. \
@@ -65,7 +67,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "JPEG and WebP quality, 1-100.")
     var quality: Int = 80
 
-    @Option(help: "Output format (default: the extension of -o OUT, else JPEG, or PNG for sources with transparency).")
+    @Option(help: "Output format (default: the extension of -o OUT, else JPEG, or PNG for transparent or 16-bit results).")
     var format: OutputFormat?
 
     @Option(help: "An embedded ICC profile: converted to sRGB and dropped (srgb), or kept with the pixels as stored (preserve).")
@@ -120,7 +122,7 @@ struct ThumbnailCommand: ParsableCommand {
             throw Self.failure(error)
         }
         let outputFormat = format ?? output.flatMap(OutputFormat.init(path:))
-            ?? (Self.hasTransparency(image.pixels) ? .png : .jpeg)
+            ?? (DataCacheEncoder.processedFormat(of: image, registry: .standard) == .jpeg ? .jpeg : .png)
         let path = output ?? Self.outputPath(for: file, in: outputDir ?? ".", format: outputFormat)
         var encoding = EncodingOptions(quality: quality, metadata: .iccProfile)
         encoding.jpeg = JPEG.EncodingOptions(quality: quality, subsampling: .yCbCr420, metadata: [.iccProfile])
@@ -161,22 +163,6 @@ struct ThumbnailCommand: ParsableCommand {
         switch error {
         case .decoding(let error): CommandFailure("\(error)")
         case .transform(let error): CommandFailure("cannot resize: \(error)")
-        }
-    }
-
-    static func hasTransparency(_ pixels: PixelBuffer) -> Bool {
-        switch pixels.format {
-        case .rgba8:
-            return pixels.bytes.withUnsafeBufferPointer { bytes in
-                var i = 3
-                while i < bytes.count {
-                    if bytes[i] != 255 { return true }
-                    i += 4
-                }
-                return false
-            }
-        case .rgba16:
-            return hasTransparency(pixels.converted(to: .rgba8))
         }
     }
 

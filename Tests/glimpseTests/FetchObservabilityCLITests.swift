@@ -22,7 +22,8 @@ struct FetchObservabilityCLITests {
                                            "--log-level", "trace", "--metrics"])
         #expect(result.status == 0)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("\(url): ok tier=network PNG 33x7") == true)
+        #expect(lines.first?.hasPrefix("\(redacted): ok tier=network PNG 33x7") == true)
+        #expect(!result.standardOutput.contains("s3cr3t"), "no output line echoes the query")
         let metrics = lines.filter { $0.hasPrefix("metric,") }
         #expect(metrics.contains("metric,glimpse_loads_total,tier=network;outcome=success,1"))
         #expect(metrics.contains("metric,glimpse_loads_total,tier=memory;outcome=success,0"))

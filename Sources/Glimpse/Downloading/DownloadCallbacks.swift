@@ -3,7 +3,6 @@
 struct DownloadCallbacks: Sendable {
     /// `(received, expected)` bytes; `expected` is `nil` when unknown.
     var progress: (@Sendable (Int64, Int64?) -> Void)?
-    var partialImage: (@Sendable (Image) -> Void)?
     var completion: @Sendable (Result<ImageDownloadResult, ImageDownloadError>) -> Void
     /// Each piece of the body as it arrives, in order.
     var data: (@Sendable ([UInt8]) -> Void)?
@@ -12,10 +11,9 @@ struct DownloadCallbacks: Sendable {
     /// called where the result is known instead of hopping to the callback queue.
     var resumesDirectly = false
 
-    init(progress: (@Sendable (Int64, Int64?) -> Void)? = nil, partialImage: (@Sendable (Image) -> Void)? = nil,
+    init(progress: (@Sendable (Int64, Int64?) -> Void)? = nil,
          completion: @escaping @Sendable (Result<ImageDownloadResult, ImageDownloadError>) -> Void) {
         self.progress = progress
-        self.partialImage = partialImage
         self.completion = completion
     }
 }

@@ -86,7 +86,7 @@ public struct ImageDataLoadingHandlers: Sendable {
 
 extension ImageDownloader: ImageDataLoading {
     public func loadData(for request: ImageDownloadRequest, handlers: ImageDataLoadingHandlers) -> any ImageDataLoadingTask {
-        var callbacks = DownloadCallbacks(progress: handlers.progress, partialImage: nil, completion: handlers.completion)
+        var callbacks = DownloadCallbacks(progress: handlers.progress, completion: handlers.completion)
         callbacks.data = handlers.data
         // Without progress or pieces, the completion needs no hop to the callback queue
         // to stay behind them.

@@ -23,8 +23,6 @@ public enum ImageDownloadError: Error, Sendable, Hashable, CustomStringConvertib
     /// The caller cancelled, the request modifier dropped the request, or the
     /// downloader was invalidated.
     case cancelled
-    /// The bytes arrived but could not be decoded.
-    case decodingFailed(ImageDecodingError)
     /// The configured data transform rejected the body; carries its reason.
     case transformFailed(String)
     /// Allowing invalid TLS certificates was asked for, but swift-corelibs-foundation's
@@ -54,7 +52,7 @@ public enum ImageDownloadError: Error, Sendable, Hashable, CustomStringConvertib
     /// errors and `notModified` are not permanent.
     public var isPermanent: Bool {
         switch self {
-        case .invalidURL, .invalidContentType, .emptyBody, .tooLarge, .decodingFailed, .transformFailed,
+        case .invalidURL, .invalidContentType, .emptyBody, .tooLarge, .transformFailed,
              .invalidCertificatesNotSupported, .addressNotAllowed, .tooManyRedirects, .redirectNotAllowed:
             true
         case .badStatus(let code):
@@ -74,7 +72,6 @@ public enum ImageDownloadError: Error, Sendable, Hashable, CustomStringConvertib
         case .tooLarge: "response too large"
         case .timedOut: "timed out"
         case .cancelled: "cancelled"
-        case .decodingFailed(let error): "decoding failed: \(error)"
         case .transformFailed(let reason): "data transform failed: \(reason)"
         case .invalidCertificatesNotSupported:
             "allowing invalid TLS certificates is not supported by URLSession on this platform"

@@ -30,35 +30,12 @@ public struct ImageDownloadRequest: Sendable {
         case progressStep(Double)
     }
 
-    /// What the caller wants decoded.
-    public struct Decoding: Sendable, Hashable {
-        public var options: DecodingOptions
-        /// Hand out partial images while data arrives; `nil` for none.
-        public var progressive: ProgressiveThrottle?
-
-        public init(options: DecodingOptions = DecodingOptions(), progressive: ProgressiveThrottle? = nil) {
-            self.options = options
-            self.progressive = progressive
-        }
-    }
-
     public var url: URL
     public var priority: ImageDownloadPriority
     /// Extra header fields, e.g. `If-None-Match` for revalidation (RFC 9110 §13.1).
     /// They override the configuration's defaults.
     public var headers: [String: String]
     public var options: Options
-    /// Decode the body when set (deprecated: the downloader moves bytes, the
-    /// pipeline decodes). Kept for source compatibility: such a request's bytes
-    /// are decoded after the transfer by the pipeline's decode stage, on an
-    /// executor of the downloader's own, once per caller.
-    @available(*, deprecated, message: "Load through ImagePipeline (image(for:), imageTask(for:) for partial images), or decode the bytes with DecoderRegistry")
-    public var decoding: Decoding? {
-        get { decodingRequest }
-        set { decodingRequest = newValue }
-    }
-    /// Storage of the deprecated ``decoding``.
-    var decodingRequest: Decoding?
     /// This request's idle timeout instead of the configuration's
     /// ``ImageDownloader/Configuration/timeout``.
     public var timeout: Duration?
@@ -81,15 +58,6 @@ public struct ImageDownloadRequest: Sendable {
         self.options = options
         self.timeout = timeout
         self.retryPolicy = retryPolicy
-    }
-
-    @available(*, deprecated, message: "Load through ImagePipeline (image(for:), imageTask(for:) for partial images), or decode the bytes with DecoderRegistry")
-    public init(url: URL, priority: ImageDownloadPriority = .normal, headers: [String: String] = [:],
-                options: Options = [], decoding: Decoding?, timeout: Duration? = nil,
-                retryPolicy: RetryPolicy? = nil) {
-        self.init(url: url, priority: priority, headers: headers, options: options, timeout: timeout,
-                  retryPolicy: retryPolicy)
-        decodingRequest = decoding
     }
 
     /// This request made conditional on a stored copy (RFC 9110 §13.1.2

@@ -253,7 +253,7 @@ extension ImageDownloader {
             // Before the completions, so that observers see it before callers move on.
             emit(.finished(url))
             instruments.delivered(url, bytes: body.count)
-            let result = ImageDownloadResult(bytes: body, response: response ?? Self.placeholderResponse(url), image: nil)
+            let result = ImageDownloadResult(bytes: body, response: response ?? Self.placeholderResponse(url))
             complete(callers) { _ in .success(result) }
         case .succeeded(let url, let id, let body, let response):
             emit(.stopped(url, error: nil))

@@ -191,7 +191,7 @@ extension ImageDownloader {
         // Before the completions, so that observers see it before callers move on.
         emit(.finished(url))
         instruments.delivered(url, bytes: bytes.count)
-        let result = ImageDownloadResult(bytes: bytes, response: response, image: nil)
+        let result = ImageDownloadResult(bytes: bytes, response: response)
         complete(transfer.orderedCallers) { _ in .success(result) }
     }
 }

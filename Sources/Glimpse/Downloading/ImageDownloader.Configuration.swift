@@ -130,15 +130,6 @@ extension ImageDownloader {
         /// Media types refused from the response head, before the body is read
         /// (`text/html`, or `text/*`): for bodies that are plainly no image.
         public var rejectedContentTypes: Set<String> = []
-        /// Decoders for requests with the deprecated ``ImageDownloadRequest/decoding``
-        /// only: ``ImagePipeline`` decodes with its own configuration's registry.
-        @available(*, deprecated, message: "The downloader moves bytes; configure decoders in ImagePipeline.Configuration.decoderRegistry")
-        public var decoderRegistry: DecoderRegistry {
-            get { legacyDecoderRegistry }
-            set { legacyDecoderRegistry = newValue }
-        }
-        /// Storage of the deprecated ``decoderRegistry``.
-        var legacyDecoderRegistry: DecoderRegistry = .standard
         public var hooks = Hooks()
         /// Where SDWebImage-style notifications are posted; none when `nil`.
         public var notificationCenter: NotificationCenter?

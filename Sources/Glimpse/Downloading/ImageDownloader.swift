@@ -61,9 +61,6 @@ public final class ImageDownloader: Sendable {
     /// server that stalls after the response head. A dispatch queue rather
     /// than a task, so that a busy cooperative pool cannot delay it.
     let watchdog = DispatchQueue(label: "Glimpse.ImageDownloader.watchdog")
-    /// Decodes for callers of the deprecated ``ImageDownloadRequest/decoding``;
-    /// started on first use (most downloaders only move bytes for a pipeline).
-    let legacyDecoding = Lock<ProcessingExecutor?>(nil)
     /// The configuration's logger and metrics, with their handles made once.
     let instruments: DownloaderInstruments
 
@@ -149,22 +146,17 @@ public final class ImageDownloader: Sendable {
     ///
     /// - Parameters:
     ///   - progress: `(received, expected)` bytes of the transfer.
-    ///   - partialImage: partial images, for progressive requests.
     ///   - completion: called exactly once (unless the token was cancelled after
     ///     the completion was already scheduled, in which case `cancel()` returns false).
     @discardableResult
     public func download(_ request: ImageDownloadRequest,
                          progress: (@Sendable (_ received: Int64, _ expected: Int64?) -> Void)? = nil,
-                         partialImage: (@Sendable (Image) -> Void)? = nil,
                          completion: @escaping @Sendable (Result<ImageDownloadResult, ImageDownloadError>) -> Void)
         -> ImageDownloadToken {
-        download(request, DownloadCallbacks(progress: progress, partialImage: partialImage, completion: completion))
+        download(request, DownloadCallbacks(progress: progress, completion: completion))
     }
 
     func download(_ request: ImageDownloadRequest, _ handlers: DownloadCallbacks) -> ImageDownloadToken {
-        if let decoding = request.decodingRequest {
-            return downloadDecoding(request, decoding: decoding, handlers)
-        }
         let completion = handlers.completion
         if let refusal = refusal(of: request) {
             callbacks.async { completion(.failure(refusal)) }

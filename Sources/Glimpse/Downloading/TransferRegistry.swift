@@ -75,8 +75,6 @@ struct TransferRegistry: Sendable {
 
     func isActive(_ caller: CallerID) -> Bool { transferOfCaller[caller] != nil }
 
-    func transfer(of caller: CallerID) -> TransferID? { transferOfCaller[caller] }
-
     /// Adds a caller, to the joinable transfer for its key or to a new one.
     ///
     /// A new transfer retries under `retryPolicy` unless the request names its
@@ -133,18 +131,6 @@ struct TransferRegistry: Sendable {
         if joinable[transfer.key] == id { joinable[transfer.key] = nil }
         for caller in transfer.callers.keys { transferOfCaller[caller] = nil }
         return transfer
-    }
-
-    /// Removes some callers of a transfer (claimed for completion by the caller).
-    mutating func claim(_ callers: [CallerID], of id: TransferID) -> [(id: CallerID, caller: Caller)] {
-        var claimed: [(id: CallerID, caller: Caller)] = []
-        for caller in callers {
-            guard let entry = transfers[id]?.callers.removeValue(forKey: caller) else { continue }
-            transferOfCaller[caller] = nil
-            claimed.append((caller, entry))
-        }
-        if read(id, { $0.callers.isEmpty }) == true { _ = remove(id) }
-        return claimed
     }
 
     /// Stops new callers from joining (the body is complete).

@@ -25,12 +25,14 @@ extension ImagePipeline.Configuration {
     ///   decoded pixels and the decoder's working memory) and 1,000 frames, so one
     ///   hostile file cannot take a server's memory (imgproxy allows 16.8 MP,
     ///   thumbor 75 MP);
+    /// - `file` URLs are not read (``readsFileURLs``): the downloader refuses them;
     /// - the bound on bytes held by queued and running decodes
     ///   (``maximumProcessingBytes``, 64 MB) as in every configuration.
     public static func server(environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
         var configuration = standard(environment: environment,
                                      downloader: ImageDownloader(configuration: .server))
         configuration.decodingLimits = .server
+        configuration.readsFileURLs = false
         return configuration
     }
 
@@ -53,19 +55,14 @@ extension ImagePipeline.Configuration {
         var reason: String
     }
 
-    /// `$XDG_CACHE_HOME/glimpse/images` or `$HOME/.cache/glimpse/images`, created and
+    /// `images` under ``DiskCache/Configuration/standardRoot(environment:)``
+    /// (`$XDG_CACHE_HOME/glimpse/images` or `$HOME/.cache/glimpse/images`), created and
     /// checked for writing.
     static func openStandardDiskCache(environment: [String: String]) -> Result<DiskCache, DiskCacheUnavailable> {
-        let root: URL
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            root = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            root = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache", isDirectory: true)
-        } else {
+        guard let root = DiskCache.Configuration.standardRoot(environment: environment) else {
             return .failure(DiskCacheUnavailable(reason: "no cache folder: neither XDG_CACHE_HOME nor HOME is an absolute path"))
         }
-        let directory = root.appendingPathComponent("glimpse", isDirectory: true)
-            .appendingPathComponent("images", isDirectory: true)
+        let directory = root.appendingPathComponent("images", isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {

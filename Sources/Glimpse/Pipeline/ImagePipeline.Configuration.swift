@@ -77,6 +77,13 @@ extension ImagePipeline {
         /// processors are decoded as stored (``ColorPolicy/preserve``), profile kept.
         /// A policy other than the default is part of processed variants' cache keys.
         public var colorPolicy: ColorPolicy = .convertToSRGB
+        /// Whether the pipeline reads `file` URLs itself (`true`, so that `image(for: fileURL)`
+        /// works as a newcomer expects). ``server(environment:)`` turns it off: a server that
+        /// loads URLs its users supply must not read its own files (`file:///var/uploads/…`
+        /// would read any file the process can; CWE-73). `file` URLs then go to the loader,
+        /// whose ``ImageDownloader/Configuration/allowedSchemes`` (HTTP and HTTPS by default)
+        /// refuses them with ``ImageDownloadError/invalidURL`` before anything is read.
+        public var readsFileURLs = true
         /// The largest `file` URL the pipeline reads (256 MB): larger files fail with
         /// ``ImageDownloadError/tooLarge`` before they are read.
         public var maximumFileSize: Int = 256 << 20

@@ -46,9 +46,16 @@ extension DiskCache {
                 .appendingPathComponent(Self.sanitized(namespace), isDirectory: true))
         }
 
-        /// `$XDG_CACHE_HOME/glimpse` when set to an absolute path (XDG Base Directory
-        /// Specification), else `~/.cache/glimpse`, else a folder in the temporary directory.
+        /// ``standardRoot(environment:)``, else a folder in the temporary directory.
         public static func defaultRoot(environment: [String: String]) -> URL {
+            standardRoot(environment: environment)
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("glimpse", isDirectory: true)
+        }
+
+        /// The one cache-folder rule: `$XDG_CACHE_HOME/glimpse` when set to an absolute
+        /// path (XDG Base Directory Specification), else `$HOME/.cache/glimpse` when `HOME`
+        /// is absolute, else `nil`.
+        public static func standardRoot(environment: [String: String]) -> URL? {
             if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
                 return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("glimpse", isDirectory: true)
             }
@@ -57,7 +64,7 @@ extension DiskCache {
                     .appendingPathComponent(".cache", isDirectory: true)
                     .appendingPathComponent("glimpse", isDirectory: true)
             }
-            return FileManager.default.temporaryDirectory.appendingPathComponent("glimpse", isDirectory: true)
+            return nil
         }
 
         /// Keeps a namespace a single path component, so it cannot escape the root.

@@ -22,29 +22,23 @@ struct DamagedImageDownloadTests {
         return Array(file.prefix(file.count / 2))
     }()
 
-    @available(*, deprecated, message: "tests the deprecated decoding request")
-    static func harness() throws -> DownloaderHarness {
-        try DownloaderHarness.make { $0.decoderRegistry = .standard }
-    }
-
-    @available(*, deprecated, message: "tests the deprecated decoding request")
+    /// A damaged file decodes through the pipeline (the downloader moves bytes only).
     @Test func aDamagedFileDecodesWithItsWarnings() async throws {
-        let harness = try Self.harness()
+        let harness = try DownloaderHarness.make()
         harness.server.setRoute("/cut.png", .fixed(.ok(Self.cutPNG, contentType: "image/png")))
-        let result = try await harness.downloader.download(ImageDownloadRequest(url: harness.url("/cut.png"), decoding: .init()))
-        let image = try #require(result.image)
+        let pipeline = ImagePipeline(configuration: .init(downloader: harness.downloader, cache: ImageCache(disk: nil)))
+        let image = try await pipeline.image(for: harness.url("/cut.png"))
         #expect(image.warnings == [DecodingWarning(.png(.imageDataEnded))])
         await harness.finish()
     }
 
-    @available(*, deprecated, message: "tests the deprecated decoding request")
     @Test func aTransferCutBeforeItsContentLengthIsATransportError() async throws {
-        let harness = try Self.harness()
+        let harness = try DownloaderHarness.make()
         let declared = Self.cutPNG.count * 2
         harness.server.setRoute("/short.png", .fixed(Response(body: .lying(declaredLength: declared, bytes: Self.cutPNG))))
         do {
-            let result = try await harness.downloader.download(ImageDownloadRequest(url: harness.url("/short.png"), decoding: .init()))
-            Issue.record("a cut transfer gave an image: \(String(describing: result.image?.warnings))")
+            let result = try await harness.downloader.download(ImageDownloadRequest(url: harness.url("/short.png")))
+            Issue.record("a cut transfer gave \(result.bytes.count) bytes")
         } catch {
             guard case .transport = error else { Issue.record("expected a transport error, got \(error)"); return }
         }

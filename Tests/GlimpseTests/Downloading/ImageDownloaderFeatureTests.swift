@@ -50,63 +50,8 @@ struct ImageDownloaderFeatureTests {
         await harness.finish()
     }
 
-    @available(*, deprecated, message: "tests the deprecated decoding request")
-    @Test func decodesWithTheInjectedRegistry() async throws {
-        let harness = try DownloaderHarness.make { $0.decoderRegistry = RowsTestDecoder.registry }
-        let file = RowsTestDecoder.encode(width: 3, height: 2)
-        harness.server.setRoute("/rows", .fixed(.ok(file, contentType: "application/octet-stream")))
-        harness.server.setRoute("/garbage", .fixed(.ok(Array(repeating: 0x20, count: 64))))
-        let decoded = try await harness.downloader.download(ImageDownloadRequest(url: harness.url("/rows"), decoding: .init()))
-        let image = try #require(decoded.image)
-        #expect(image.width == 3 && image.height == 2 && image.pixels.bytes == Array(file[6...]))
-        #expect(decoded.bytes == file)
-        let garbage = ImageDownloadRequest(url: harness.url("/garbage"), decoding: .init())
-        do {
-            _ = try await harness.downloader.download(garbage)
-            Issue.record("garbage decoded")
-        } catch {
-            guard case .decodingFailed = error else { Issue.record("expected decodingFailed, got \(error)"); return }
-        }
-        await harness.finish()
-    }
 
-    @available(*, deprecated, message: "tests the deprecated decoding request")
-    @Test func coalescedCallersGetBytesOrImagesAsEachAsked() async throws {
-        let harness = try DownloaderHarness.make { $0.decoderRegistry = RowsTestDecoder.registry }
-        let file = RowsTestDecoder.encode(width: 2, height: 2)
-        harness.server.setRoute("/rows", .fixed(Response(body: .drip(file, chunkSize: 8, interval: .milliseconds(5)))))
-        let recorder = DownloadRecorder()
-        recorder.start(harness.downloader, ImageDownloadRequest(url: harness.url("/rows")), as: 0)
-        recorder.start(harness.downloader, ImageDownloadRequest(url: harness.url("/rows"), decoding: .init()), as: 1)
-        #expect(await recorder.waitForCompletions())
-        #expect(recorder.log(0).result?.image == nil && recorder.log(0).result?.bytes == file)
-        #expect(recorder.log(1).result?.image?.width == 2)
-        #expect(harness.server.requests.count == 1)
-        await harness.finish()
-    }
 
-    @available(*, deprecated, message: "tests the deprecated decoding request")
-    @Test func progressiveModeHandsOutGrowingPartialImages() async throws {
-        let harness = try DownloaderHarness.make { $0.decoderRegistry = RowsTestDecoder.registry }
-        let file = RowsTestDecoder.encode(width: 16, height: 8)
-        // One row (64 bytes) every 30 ms.
-        harness.server.setRoute("/progressive", .fixed(Response(body: .drip(file, chunkSize: 64, interval: .milliseconds(30)))))
-        let recorder = DownloadRecorder()
-        let decoding = ImageDownloadRequest.Decoding(progressive: .interval(.zero))
-        recorder.start(harness.downloader, ImageDownloadRequest(url: harness.url("/progressive"), decoding: decoding), as: 0)
-        recorder.start(harness.downloader, ImageDownloadRequest(url: harness.url("/progressive")), as: 1)
-        #expect(await recorder.waitForCompletions())
-        let log = recorder.log(0)
-        // Usually one per row; a busy machine may merge a few drips into one read.
-        #expect(log.partials.count >= 2)
-        let rows = log.partials.map { image in image.pixels.bytes.chunks(64).filter { $0.contains { $0 != 0 } }.count }
-        #expect(rows == rows.sorted() && (rows.last ?? 0) < 8)
-        #expect(log.partials.allSatisfy { $0.frames.first?.isComplete == false })
-        #expect(log.result?.image?.pixels.bytes == Array(file[6...]))
-        #expect(recorder.log(1).partials.isEmpty, "only progressive callers get partials")
-        recorder.expectEachCompletedOnce()
-        await harness.finish()
-    }
 
     @Test func eventsAndNotifications() async throws {
         let center = NotificationCenter()

@@ -19,7 +19,6 @@ struct ImageDownloaderHTTPTests {
         #expect(result.bytes == body)
         #expect(result.response.statusCode == 200 && result.response.mimeType == "image/png")
         #expect(result.response.expectedContentLength == Int64(body.count))
-        #expect(result.image == nil)
         let request = try #require(harness.server.requests.first)
         #expect(request.header("Accept") == "image/webp,image/*,*/*;q=0.8")
         #expect(request.header("User-Agent") == "Glimpse/\(GlimpseLibrary.version)")

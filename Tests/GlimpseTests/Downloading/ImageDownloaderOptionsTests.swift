@@ -22,7 +22,6 @@ struct ImageDownloaderOptionsTests {
         await harness.finish()
     }
 
-    @available(*, deprecated, message: "tests the deprecated decoding request")
     @Test func fileURLsOnlyWhenOptedIn() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-downloader-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -37,11 +36,9 @@ struct ImageDownloaderOptionsTests {
 
         let open = try DownloaderHarness.make {
             $0.allowedSchemes = [.http, .file]
-            $0.decoderRegistry = RowsTestDecoder.registry
         }
-        let result = try await open.downloader.download(ImageDownloadRequest(url: file, decoding: .init()))
+        let result = try await open.downloader.download(ImageDownloadRequest(url: file))
         #expect(result.bytes == bytes)
-        #expect(result.image?.width == 2)
         await #expect(throws: (any Error).self) {
             try await open.downloader.download(directory.appendingPathComponent("missing.bin"))
         }

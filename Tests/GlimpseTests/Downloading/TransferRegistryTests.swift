@@ -4,7 +4,7 @@ import Testing
 
 @Suite("TransferRegistry coalescing")
 struct TransferRegistryTests {
-    private let callbacks = DownloadCallbacks(progress: nil, partialImage: nil, completion: { _ in })
+    private let callbacks = DownloadCallbacks(progress: nil, completion: { _ in })
     private let url = URL(string: "http://127.0.0.1:1/a.png")!
 
     @Test func sameKeyJoinsOneTransfer() {
@@ -51,7 +51,7 @@ struct ImageDownloadErrorTests {
     @Test func permanenceFollowsTheKindOfFailure() {
         let permanent: [ImageDownloadError] = [.invalidURL, .badStatus(404), .badStatus(410), .badStatus(401),
                                                .invalidContentType("text/html"), .emptyBody, .tooLarge,
-                                               .decodingFailed(.truncated), .transformFailed("x")]
+                                               .transformFailed("x")]
         let transient: [ImageDownloadError] = [.badStatus(500), .badStatus(503), .badStatus(408), .badStatus(429),
                                                .notModified(ImageDownloadResponse(url: nil, statusCode: 304, headers: [:],
                                                                                   mimeType: nil, expectedContentLength: nil)),

@@ -71,6 +71,26 @@ extension PipelineTests {
             #expect(DecodingLimits.server.maxTotalBytes == 256 << 20)
             #expect(DecodingLimits.server.maxFrames == 1_000)
             #expect(configuration.memoryOnlyReason == nil, "the disk tier opens under XDG_CACHE_HOME")
+            #expect(!configuration.readsFileURLs)
+        }
+
+        /// A server profile's pipeline never reads its own files for a `file` URL a user
+        /// supplied: the downloader refuses the scheme; the standard profile reads it.
+        @Test func theServerProfileRefusesFileURLs() async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-server-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("private.png")
+            try Data(try Fixtures.bytes("png/ct0-d01-seq.png")).write(to: file)
+            let environment = ["XDG_CACHE_HOME": folder.appendingPathComponent("cache").path]
+
+            let server = ImagePipeline(configuration: .server(environment: environment))
+            defer { server.configuration.downloader?.invalidate() }
+            await #expect(throws: ImageLoadError.download(.invalidURL)) { try await server.image(for: file) }
+
+            let standard = ImagePipeline(configuration: .standard(environment: environment))
+            defer { standard.configuration.downloader?.invalidate() }
+            #expect(try await standard.image(for: file).width == 33)
         }
     }
 }

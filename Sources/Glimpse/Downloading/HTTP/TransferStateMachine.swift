@@ -180,11 +180,6 @@ package struct TransferStateMachine: Sendable {
         state = .ready(attempt: attempt + 1)
         return .wait(delay, attempt: attempt + 1)
     }
-
-    /// Ends the transfer (cancelled, or failed for a reason of the transport's own).
-    package mutating func end() {
-        state = .finished
-    }
 }
 
 extension TransferFailure {

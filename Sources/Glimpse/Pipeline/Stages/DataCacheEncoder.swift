@@ -5,7 +5,7 @@
 /// alpha channel) or the samples are 16-bit (JPEG baseline is 8-bit, §B.2.2),
 /// and PNG too when the registry has no JPEG encoder. The same rule picks the
 /// format of ``ImagePipeline/data(for:format:)`` when none is asked for.
-struct DataCacheEncoder: Sendable {
+package struct DataCacheEncoder: Sendable {
     var registry: EncoderRegistry
     /// 1…100, for JPEG (and WebP, when asked for).
     var quality: Int
@@ -22,8 +22,9 @@ struct DataCacheEncoder: Sendable {
 
     /// The processed-format rule: JPEG for a still, opaque 8-bit image when the registry
     /// encodes JPEG, else PNG; an animation keeps its source's format when the registry
-    /// encodes it (GIF, WebP), else PNG (APNG).
-    static func processedFormat(of image: Image, registry: EncoderRegistry) -> ImageFormat {
+    /// encodes it (GIF, WebP), else PNG (APNG). `glimpse thumbnail` picks its default
+    /// output format by the same rule.
+    package static func processedFormat(of image: Image, registry: EncoderRegistry) -> ImageFormat {
         if image.frames.count > 1 {
             return registry.encoder(for: image.format) != nil ? image.format : .png
         }

@@ -6,13 +6,14 @@ extension ImagePipeline {
     /// pipeline itself (on a GCD thread, never the cooperative pool; corelibs'
     /// URLSession cannot read files), or the bytes a request carries
     /// (``ImageRequest/init(id:data:processors:options:priority:)``). `nil` for
-    /// everything the loader fetches. The result then goes through the same
+    /// everything the loader fetches, `file` URLs too when ``Configuration/readsFileURLs``
+    /// is off. The result then goes through the same
     /// decode, processors and stores as a download.
     func localOriginal(_ request: ImageRequest, url: URL) async throws(ImageLoadError) -> ImageDownloadResult? {
         if let bytes = request.data {
-            return ImageDownloadResult(bytes: bytes, response: Self.localResponse(url, count: bytes.count), image: nil)
+            return ImageDownloadResult(bytes: bytes, response: Self.localResponse(url, count: bytes.count))
         }
-        guard url.isFileURL else { return nil }
+        guard url.isFileURL, configuration.readsFileURLs else { return nil }
         let limit = configuration.maximumFileSize
         let read: Result<[UInt8], ImageDownloadError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
@@ -20,7 +21,7 @@ extension ImagePipeline {
             }
         }
         let bytes = try read.mapError { ImageLoadError.download($0) }.get()
-        return ImageDownloadResult(bytes: bytes, response: Self.localResponse(url, count: bytes.count), image: nil)
+        return ImageDownloadResult(bytes: bytes, response: Self.localResponse(url, count: bytes.count))
     }
 
     /// Blocking: the whole file, checked against `limit` before and after reading it.

@@ -8,7 +8,6 @@ import TestSupport
 /// What one caller received, recorded from its callbacks.
 struct CallerLog: Sendable {
     var progress: [(received: Int64, expected: Int64?)] = []
-    var partials: [Image] = []
     var completions: [Result<ImageDownloadResult, ImageDownloadError>] = []
     /// Callbacks that arrived after the caller's completion (must stay 0).
     var lateCallbacks = 0
@@ -40,11 +39,6 @@ final class DownloadRecorder: Sendable {
             self.logs.withLock { logs in
                 if logs[index]?.completions.isEmpty == false { logs[index]?.lateCallbacks += 1 }
                 logs[index]?.progress.append((received, expected))
-            }
-        }, partialImage: { image in
-            self.logs.withLock { logs in
-                if logs[index]?.completions.isEmpty == false { logs[index]?.lateCallbacks += 1 }
-                logs[index]?.partials.append(image)
             }
         }, completion: { result in
             self.logs.withLock { logs in

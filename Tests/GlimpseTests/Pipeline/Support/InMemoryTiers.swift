@@ -61,7 +61,7 @@ final class DictionaryLoader: ImageDataLoading {
             }
             let response = ImageDownloadResponse(url: request.url, statusCode: 200, headers: [:], mimeType: nil,
                                                  expectedContentLength: Int64(bytes.count))
-            if box.claim() { handlers.completion(.success(ImageDownloadResult(bytes: bytes, response: response, image: nil))) }
+            if box.claim() { handlers.completion(.success(ImageDownloadResult(bytes: bytes, response: response))) }
         }
         return Task(cancelled: {
             guard box.claim() else { return false }
