@@ -1,0 +1,83 @@
+import Foundation
+import Glimpse
+import Logging
+
+extension ThumbnailServer {
+    /// The command line: `ThumbnailServer [--host H] [--port P] [--allow-host HOST[:PORT]]...
+    /// [--width N] [--processing-width N] [--cache-dir DIR | --no-disk-cache] [--log-level L]`.
+    struct Settings {
+        var host = "127.0.0.1"
+        var port = 8080
+        /// Origins of one's own that the server profile's public-only policy lets through.
+        var allowedHosts: [AddressPolicy.Rule] = []
+        var defaultWidth = 256
+        /// Decode threads; `nil`: the pipeline's default (every core).
+        var processingWidth: Int?
+        var cacheDirectory: String?
+        var diskCache = true
+        var logLevel = Logger.Level.notice
+
+        static let usage = """
+            usage: ThumbnailServer [--host H] [--port P] [--allow-host HOST[:PORT]]... [--width N]
+                                   [--processing-width N] [--cache-dir DIR | --no-disk-cache]
+                                   [--log-level trace|debug|info|notice|warning]
+            """
+
+        struct Invalid: Error, CustomStringConvertible {
+            var description: String
+        }
+
+        init(arguments: [String]) throws(Invalid) {
+            var remaining = arguments[...]
+            func value(_ name: String) throws(Invalid) -> String {
+                guard let next = remaining.popFirst() else { throw Invalid(description: "\(name) needs a value") }
+                return next
+            }
+            func number(_ name: String, in range: ClosedRange<Int>) throws(Invalid) -> Int {
+                let text = try value(name)
+                guard let number = Int(text), range.contains(number) else {
+                    throw Invalid(description: "\(name) \(text): expected \(range.lowerBound)…\(range.upperBound)")
+                }
+                return number
+            }
+            while let argument = remaining.popFirst() {
+                switch argument {
+                case "--host": host = try value(argument)
+                case "--port": port = try number(argument, in: 0...65535)
+                case "--allow-host":
+                    let text = try value(argument)
+                    guard let rule = AddressPolicy.Rule(parsing: text) else {
+                        throw Invalid(description: "--allow-host \(text): expected HOST[:PORT] or a CIDR range")
+                    }
+                    allowedHosts.append(rule)
+                case "--width": defaultWidth = try number(argument, in: 1...4096)
+                case "--processing-width": processingWidth = try number(argument, in: 1...256)
+                case "--cache-dir": cacheDirectory = try value(argument)
+                case "--no-disk-cache": diskCache = false
+                case "--log-level":
+                    let text = try value(argument)
+                    guard let level = Logger.Level(rawValue: text) else { throw Invalid(description: "--log-level \(text)") }
+                    logLevel = level
+                default: throw Invalid(description: "unknown argument \(argument)")
+                }
+            }
+        }
+
+        /// The server profile (``ImagePipeline/Configuration/server(environment:)``) with the
+        /// allowed hosts, the cache folder and the logger of these settings.
+        func pipelineConfiguration(logger: Logger) -> ImagePipeline.Configuration {
+            var environment = ProcessInfo.processInfo.environment
+            if let cacheDirectory { environment["XDG_CACHE_HOME"] = cacheDirectory }
+            var configuration = ImagePipeline.Configuration.server(environment: environment)
+            var downloader = ImageDownloader.Configuration.server
+            downloader.addressPolicy.allowed = allowedHosts
+            downloader.logger = logger
+            configuration.downloader?.invalidate()   // the profile's own, replaced by one with the allow-list
+            configuration.dataLoader = ImageDownloader(configuration: downloader)
+            if !diskCache { configuration.cache = ImageCache(disk: nil) }
+            if let processingWidth { configuration.processingWidth = processingWidth }
+            configuration.logger = logger
+            return configuration
+        }
+    }
+}
