@@ -70,7 +70,7 @@ def wait_for(port, timeout=60.0):
 
 
 class Nginx:
-    """nginx on 127.0.0.1 serving the bench folder; /u/<n>/<path> is <path> under any n."""
+    """nginx on 127.0.0.1 serving the bench folder; /u/<n>/<path> is <path> for any n of digits and dashes."""
 
     def __init__(self, root):
         self.prefix = tempfile.mkdtemp(prefix="glimpse-loadtest-nginx-")
@@ -90,7 +90,7 @@ http {{
     types {{ image/jpeg jpg; image/png png; }}
     server {{
         listen 127.0.0.1:{self.port};
-        location ~ ^/u/[0-9]+/(.*)$ {{ alias {root}/$1; }}
+        location ~ ^/u/[0-9-]+/(.*)$ {{ alias {root}/$1; }}
         location /fixtures/ {{ alias {REPOSITORY}/Fixtures/; }}
         location / {{ root {root}; }}
     }}
@@ -165,11 +165,12 @@ local sources = {%s}
 local counter = 0
 local id = 0
 local make = %s
+local run = %d
 function setup(thread) id = id + 1; thread:set("id", id) end
 function init(args) id = tonumber(wrk.thread:get("id")) or 0 end
 function request()
     counter = counter + 1
-    local n = id * 100000000 + counter
+    local n = run .. "-" .. id .. "-" .. counter
     local origin = "http://127.0.0.1:%d/u/" .. n .. "/" .. sources[(counter %% #sources) + 1]
     return wrk.format("GET", make(origin))
 end
@@ -200,11 +201,12 @@ def parse_wrk(text):
     return rps, errors, p99
 
 
-def run_load(server, path_maker, nginx_port, duration, connections, workdir):
-    script = os.path.join(workdir, f"{server.name}.lua")
+def run_load(server, path_maker, nginx_port, duration, connections, workdir, run):
+    """One run; `run` numbers its URLs, so that no run sees what an earlier one cached."""
+    script = os.path.join(workdir, f"{server.name}-{run}.lua")
     with open(script, "w") as f:
         sources = ", ".join(f'"{s}"' for s in SOURCES)
-        f.write(WRK_SCRIPT % (sources, path_maker, nginx_port))
+        f.write(WRK_SCRIPT % (sources, path_maker, run, nginx_port))
     server.start()
     samples = []
     stop = threading.Event()
@@ -241,9 +243,10 @@ def glimpse_server(args, workdir, nginx):
                          f"swift build -c {args.configuration} --package-path {HERE}")
     port = free_port()
     command = [binary, "--port", str(port), "--allow-host", "127.0.0.1",
-               "--cache-dir", os.path.join(workdir, "glimpse-cache")]
+               "--cache-dir", tempfile.mkdtemp(prefix="glimpse-cache-", dir=workdir)]
     if args.processing_width:
         command += ["--processing-width", str(args.processing_width)]
+    command += args.glimpse_arg
     env = dict(os.environ)
     # As docs/Dockerfile.example: glibc returns freed decode buffers to the system.
     env.setdefault("MALLOC_MMAP_THRESHOLD_", "1048576")
@@ -328,6 +331,8 @@ def main():
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--processing-width", type=int, help="the Glimpse server's decode threads")
+    parser.add_argument("--glimpse-arg", action="append", default=[],
+                        help="one more argument for the Glimpse server (repeat it)")
     parser.add_argument("--thumbor", help="the thumbor executable")
     parser.add_argument("--thumbor-processes", type=int, default=2)
     parser.add_argument("--no-thumbor", action="store_true", help="load the Glimpse server only")
@@ -344,7 +349,8 @@ def main():
             servers = [("glimpse", GLIMPSE_PATH)] + ([] if args.no_thumbor else [("thumbor", THUMBOR_PATH)])
             for name, path_maker in servers:
                 server = glimpse_server(args, workdir, nginx) if name == "glimpse" else thumbor_server(args, workdir)
-                r = run_load(server, path_maker, nginx.port, args.duration, args.connections, workdir)
+                run = int(time.time() * 10) % 100000
+                r = run_load(server, path_maker, nginx.port, args.duration, args.connections, workdir, run)
                 results[name].append(r)
                 thirds = "/".join(f"{x:.0f}" for x in r["thirds"])
                 p99 = f"{r['p99']:.2f}" if r["p99"] is not None else "-"

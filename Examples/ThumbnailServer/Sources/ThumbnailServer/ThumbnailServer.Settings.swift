@@ -4,7 +4,9 @@ import Logging
 
 extension ThumbnailServer {
     /// The command line: `ThumbnailServer [--host H] [--port P] [--allow-host HOST[:PORT]]...
-    /// [--width N] [--processing-width N] [--cache-dir DIR | --no-disk-cache] [--log-level L]`.
+    /// [--width N] [--processing-width N] [--processing-mb N] [--downloads N] [--memory-cache-mb N]
+    /// [--cache-dir DIR | --no-disk-cache]
+    /// [--log-level L]`.
     struct Settings {
         var host = "127.0.0.1"
         var port = 8080
@@ -14,12 +16,21 @@ extension ThumbnailServer {
         /// Decode threads; `nil`: the pipeline's default (every core).
         var processingWidth: Int?
         var cacheDirectory: String?
+        /// The memory tier's bound on decoded thumbnails, in MiB. A server sets it: the
+        /// default (a quarter of the memory the process may use) lets a long run of
+        /// distinct URLs grow the process to it.
+        var memoryCacheMegabytes = 64
+        /// ``ImagePipeline/Configuration/maximumProcessingBytes`` in MiB; `nil`: the default (64).
+        var processingMegabytes: Int?
+        /// Downloads at once; `nil`: the downloader's default (6).
+        var downloads: Int?
         var diskCache = true
         var logLevel = Logger.Level.notice
 
         static let usage = """
             usage: ThumbnailServer [--host H] [--port P] [--allow-host HOST[:PORT]]... [--width N]
-                                   [--processing-width N] [--cache-dir DIR | --no-disk-cache]
+                                   [--processing-width N] [--processing-mb N] [--downloads N] [--memory-cache-mb N]
+                                   [--cache-dir DIR | --no-disk-cache]
                                    [--log-level trace|debug|info|notice|warning]
             """
 
@@ -52,6 +63,9 @@ extension ThumbnailServer {
                     allowedHosts.append(rule)
                 case "--width": defaultWidth = try number(argument, in: 1...4096)
                 case "--processing-width": processingWidth = try number(argument, in: 1...256)
+                case "--memory-cache-mb": memoryCacheMegabytes = try number(argument, in: 0...65536)
+                case "--processing-mb": processingMegabytes = try number(argument, in: 1...65536)
+                case "--downloads": downloads = try number(argument, in: 1...1024)
                 case "--cache-dir": cacheDirectory = try value(argument)
                 case "--no-disk-cache": diskCache = false
                 case "--log-level":
@@ -72,10 +86,13 @@ extension ThumbnailServer {
             var downloader = ImageDownloader.Configuration.server
             downloader.addressPolicy.allowed = allowedHosts
             downloader.logger = logger
+            if let downloads { downloader.maximumConcurrentDownloads = downloads }
             configuration.downloader?.invalidate()   // the profile's own, replaced by one with the allow-list
             configuration.dataLoader = ImageDownloader(configuration: downloader)
-            if !diskCache { configuration.cache = ImageCache(disk: nil) }
+            let memory = MemoryCache<String, Image>(configuration: .images(costLimit: memoryCacheMegabytes << 20))
+            configuration.cache = ImageCache(memory: memory, disk: diskCache ? configuration.cache.disk : nil)
             if let processingWidth { configuration.processingWidth = processingWidth }
+            if let processingMegabytes { configuration.maximumProcessingBytes = processingMegabytes << 20 }
             configuration.logger = logger
             return configuration
         }
