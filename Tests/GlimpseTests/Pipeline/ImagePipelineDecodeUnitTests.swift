@@ -86,6 +86,25 @@ extension PipelineTests {
             #expect(ImagePipeline.DecodePlan.jpegDenominator(resize, width: 300, height: 200) == nil)
         }
 
+        /// `.resize(width:)` of a landscape PNG streams its rows into the resize (a square box
+        /// on the long side scales by the same factor) and gives exactly the full decode's
+        /// result; a portrait PNG, whose width is its short side, is decoded whole.
+        @Test func aWidthOnlyResizeOfALandscapePNGStreamsAndMatchesTheFullDecode() throws {
+            let landscape = try Fixtures.bytes("png/ct6-d08-seq.png")   // 33×7
+            let resize = ImageTransformers.Resize(width: 16)
+            #expect(ImagePipeline.DecodePlan.squareBox(resize, width: 33, height: 7, landscape) == 16)
+            #expect(ImagePipeline.DecodePlan.squareBox(resize, width: 7, height: 33, landscape) == nil)
+            #expect(ImagePipeline.DecodePlan.squareBox(ImageTransformers.Resize(height: 5), width: 7, height: 33, landscape) == 5)
+            #expect(ImagePipeline.DecodePlan.squareBox(ImageTransformers.Resize(width: 16, height: 100), width: 33, height: 7,
+                                                       landscape) == 16)
+            #expect(ImagePipeline.DecodePlan.squareBox(ImageTransformers.Resize(width: 100, height: 4), width: 33, height: 7,
+                                                       landscape) == nil, "the height limits, and it is the short side")
+            let streamed = try ThumbnailDecoder.decode(landscape, maxPixelSize: 16)
+            let whole = try resize.transform(try DecoderRegistry.standard.decode(landscape))
+            #expect(streamed.width == whole.width && streamed.height == whole.height)
+            #expect(streamed.pixels.bytes == whole.pixels.bytes)
+        }
+
         @Test func thePNGChunkWalkFindsAnimations() throws {
             let still = try Fixtures.bytes("png/ct6-d08-seq.png")
             #expect(!PNGChunks.isAnimated(still))

@@ -10,8 +10,10 @@ extension ImagePipeline {
     ///   resize's output in both orientations, skipping the progressive scans no
     ///   pixel then depends on; the whole resize then runs on that. Every size
     ///   that needs the same scale shares one decode.
-    /// - PNG (not animated) into a square fit box: rows streamed into the resize
-    ///   (``ThumbnailDecoder``), which replaces the first processor.
+    /// - PNG (not animated) fitted by its long side (a square box, or a width or height
+    ///   that limits the long side, as `.resize(width: 256)` does for a landscape image):
+    ///   rows streamed into the resize (``ThumbnailDecoder``), which replaces the first
+    ///   processor; that square box then scales by exactly the factor the resize would.
     struct DecodePlan: Hashable, Sendable {
         enum Method: Hashable, Sendable {
             /// The whole image (reduced only to `maximumPixelBytes`, when set: ``DecodeStage``).
@@ -51,14 +53,33 @@ extension ImagePipeline {
                 scaled.skipsUnusedScans = denominator == 8
                 return DecodePlan(method: .scaledJPEG(denominator: denominator), options: scaled)
             case .png:
-                guard resize.mode == .fit, let box = resize.width, resize.height == box, box > 0,
-                      !resize.linearLight, resize.reducingGap == 3, resize.appliesOrientation,
+                guard resize.mode == .fit, let box = squareBox(resize, width: info.width, height: info.height, bytes),
+                      box > 0, !resize.linearLight, resize.reducingGap == 3, resize.appliesOrientation,
                       !info.isAnimated, !PNGChunks.isAnimated(bytes),
                       max(info.width, info.height) > box else { return full }
                 return DecodePlan(method: .thumbnail(box: box, filter: resize.filter), options: options)
             default:
                 return full
             }
+        }
+
+        /// The side of the square box that fits a `width` × `height` PNG exactly as `resize`
+        /// does (a fit scales by min(w / width, h / height), a box B by B / max(width, height)):
+        /// a square `resize`, or a width or height that is the limiting one and lies along the
+        /// long side. `nil` for the rest (a portrait image given only a width), and when an
+        /// `eXIf` chunk may turn which side is long.
+        static func squareBox(_ resize: ImageTransformers.Resize, width: Int, height: Int, _ bytes: [UInt8]) -> Int? {
+            if let w = resize.width, resize.height == w { return w }
+            guard width > 0, height > 0, !PNGChunks.hasExif(bytes) else { return nil }
+            let widthLimits: Bool
+            switch (resize.width, resize.height) {
+            case (nil, nil): return nil
+            case (_?, nil): widthLimits = true
+            case (nil, _?): widthLimits = false
+            case (let w?, let h?): widthLimits = Double(w) / Double(width) <= Double(h) / Double(height)
+            }
+            if widthLimits { return width >= height ? resize.width : nil }
+            return height >= width ? resize.height : nil
         }
 
         /// The largest JPEG scale denominator (2, 4 or 8) whose image still covers what
