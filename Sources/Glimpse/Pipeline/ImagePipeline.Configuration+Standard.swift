@@ -28,9 +28,14 @@ extension ImagePipeline.Configuration {
     /// - `file` URLs are not read (``readsFileURLs``): the downloader refuses them;
     /// - the bound on bytes held by queued and running decodes
     ///   (``maximumProcessingBytes``, 64 MB) as in every configuration.
-    public static func server(environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
+    ///
+    /// - Parameter downloader: the downloader's configuration, ``ImageDownloader/Configuration/server``
+    ///   by default; pass it changed to allow hosts of one's own (``AddressPolicy/allowed``) or
+    ///   to set its logger, without building a second downloader.
+    public static func server(environment: [String: String] = ProcessInfo.processInfo.environment,
+                              downloader: ImageDownloader.Configuration = .server) -> Self {
         var configuration = standard(environment: environment,
-                                     downloader: ImageDownloader(configuration: .server))
+                                     downloader: ImageDownloader(configuration: downloader))
         configuration.decodingLimits = .server
         configuration.readsFileURLs = false
         return configuration

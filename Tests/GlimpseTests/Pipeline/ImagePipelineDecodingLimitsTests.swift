@@ -72,6 +72,16 @@ extension PipelineTests {
             #expect(DecodingLimits.server.maxFrames == 1_000)
             #expect(configuration.memoryOnlyReason == nil, "the disk tier opens under XDG_CACHE_HOME")
             #expect(!configuration.readsFileURLs)
+
+            // Hosts of one's own go into the profile's own downloader.
+            var own = ImageDownloader.Configuration.server
+            own.addressPolicy.allowed = [try #require(AddressPolicy.Rule(parsing: "10.0.0.0/8"))]
+            let allowing = ImagePipeline.Configuration.server(environment: ["XDG_CACHE_HOME": folder.path], downloader: own)
+            let allowingDownloader = try #require(allowing.downloader)
+            defer { allowingDownloader.invalidate() }
+            #expect(allowingDownloader.configuration.addressPolicy == own.addressPolicy)
+            #expect(allowingDownloader.configuration.addressPolicy.base == .public)
+            #expect(allowing.decodingLimits == .server && !allowing.readsFileURLs)
         }
 
         /// A server profile's pipeline never reads its own files for a `file` URL a user

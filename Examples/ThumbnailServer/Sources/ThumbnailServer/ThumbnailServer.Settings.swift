@@ -82,13 +82,11 @@ extension ThumbnailServer {
         func pipelineConfiguration(logger: Logger) -> ImagePipeline.Configuration {
             var environment = ProcessInfo.processInfo.environment
             if let cacheDirectory { environment["XDG_CACHE_HOME"] = cacheDirectory }
-            var configuration = ImagePipeline.Configuration.server(environment: environment)
             var downloader = ImageDownloader.Configuration.server
             downloader.addressPolicy.allowed = allowedHosts
             downloader.logger = logger
             if let downloads { downloader.maximumConcurrentDownloads = downloads }
-            configuration.downloader?.invalidate()   // the profile's own, replaced by one with the allow-list
-            configuration.dataLoader = ImageDownloader(configuration: downloader)
+            var configuration = ImagePipeline.Configuration.server(environment: environment, downloader: downloader)
             let memory = MemoryCache<String, Image>(configuration: .images(costLimit: memoryCacheMegabytes << 20))
             configuration.cache = ImageCache(memory: memory, disk: diskCache ? configuration.cache.disk : nil)
             if let processingWidth { configuration.processingWidth = processingWidth }
