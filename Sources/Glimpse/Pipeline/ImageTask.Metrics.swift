@@ -32,8 +32,9 @@ extension ImageTask {
         /// The loader: from the request to the last byte of the body (a `file` URL's read).
         public var download: Duration?
         /// Bytes to pixels: the original (reduced when a thumbnail allows), or the
-        /// processed variant the data tier kept. A still PNG fitted into a square box
-        /// is decoded and resized together (``ThumbnailDecoder``): the resize counts here.
+        /// processed variant the data tier kept. A still PNG whose long side a
+        /// reducing resize limits is decoded and resized together (``ThumbnailDecoder``):
+        /// the resize counts here, and `process` is `nil` when nothing else ran.
         public var decode: Duration?
         /// The request's processors (those the decode did not do) and the downloaded-image hook.
         public var process: Duration?

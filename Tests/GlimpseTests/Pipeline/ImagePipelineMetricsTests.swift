@@ -15,7 +15,8 @@ extension PipelineTests {
         }
 
         @Test func aNetworkLoadReportsEveryStageItRan() async throws {
-            let png = try ImagePipelineProcessedEncodingTests.gradientPNG(width: 96, height: 64)
+            // Portrait, so that a width-only resize is not folded into the decode (DecodePlan).
+            let png = try ImagePipelineProcessedEncodingTests.gradientPNG(width: 64, height: 96)
             let harness = try PipelineHarness.make()
             defer { harness.finish() }
             harness.server.setRoute("/a.png", .fixed(.ok(png)))
@@ -31,6 +32,20 @@ extension PipelineTests {
             #expect(metrics.encode != nil && metrics.store != nil, "the thumbnail was encoded and stored")
             #expect(metrics.description.hasPrefix("tier=network queue=0.00 disk=0.00 download=0.00 decode=0.00 "))
             #expect(metrics.description.hasSuffix(" bytes=\(png.count)"))
+        }
+
+        @Test func aResizeFoldedIntoTheDecodeReportsNoProcessStage() async throws {
+            // Landscape: the width limits the long side, so the PNG is streamed into the
+            // resize (DecodePlan's thumbnail method) and the decode is the resize.
+            let png = try ImagePipelineProcessedEncodingTests.gradientPNG(width: 96, height: 64)
+            let harness = try PipelineHarness.make()
+            defer { harness.finish() }
+            harness.server.setRoute("/a.png", .fixed(.ok(png)))
+
+            let loaded = try await harness.pipeline.load(Self.request(harness.url("/a.png")))
+            #expect(loaded.image.width == 48 && loaded.image.height == 32)
+            #expect(loaded.metrics.decode != nil && loaded.metrics.process == nil, "\(loaded.metrics)")
+            #expect(loaded.metrics.encode != nil && loaded.metrics.store != nil)
         }
 
         @Test func aMemoryHitReportsOnlyItsTier() async throws {
@@ -98,7 +113,8 @@ extension PipelineTests {
         @Test func durationsComeFromThePipelinesClock() async throws {
             // A clock that moves 1 ms each time it is read: every stage that ran is at least 1 ms.
             let ticks = Lock<Int64>(0)
-            let png = try ImagePipelineProcessedEncodingTests.gradientPNG(width: 96, height: 64)
+            // Portrait, so that the resize is a stage of its own (see above).
+            let png = try ImagePipelineProcessedEncodingTests.gradientPNG(width: 64, height: 96)
             let harness = try PipelineHarness.make { configuration in
                 configuration.clock = CacheClock { .milliseconds(ticks.withLock { $0 += 1; return $0 }) }
             }
