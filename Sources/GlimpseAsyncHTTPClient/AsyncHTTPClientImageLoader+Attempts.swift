@@ -44,7 +44,11 @@ extension AsyncHTTPClientImageLoader {
             var headers: [String: String]?
             state.update(id) { transfer in
                 headers = transfer.machine.send()
-                if headers != nil { transfer.phase = .running }
+                if headers != nil {
+                    transfer.phase = .running
+                    transfer.attemptStarted = .now
+                    transfer.lastActivity = .now
+                }
             }
             return headers.map { (transfer.request, $0) }
         }
@@ -64,11 +68,47 @@ extension AsyncHTTPClientImageLoader {
                 try? await Task.sleep(for: deadline)
                 return Task.isCancelled ? nil : .failed(.deadlineExceeded)
             }
+            group.addTask { [self] in
+                await watch(id, idleTimeout: request.timeout ?? configuration.timeout)
+            }
             let first = await group.next() ?? nil
             group.cancelAll()
             return first ?? .failed(.cancelled)
         }
         conclude(id, ending)
+    }
+
+    /// The attempt's watchdog, as ``ImageDownloader``'s: an origin that sends nothing for
+    /// `idleTimeout` times out (and is retried, as a stall may be the connection's fault);
+    /// one that trickles below the minimum rate after its grace fails with `tooSlow`
+    /// (not retried: another attempt would hold the slot as long again). AsyncHTTPClient's
+    /// own read timeout is per client, not per request, and sees a trickle as alive.
+    /// Returns `nil` once cancelled (the attempt ended another way).
+    private func watch(_ id: Int, idleTimeout: Duration) async -> Ending? {
+        let grace = configuration.minimumTransferRate?.grace ?? idleTimeout
+        // Coarse enough to cost nothing, fine enough to fail within a quarter of a limit.
+        let tick = max(.milliseconds(10), min(.seconds(1), min(idleTimeout, grace) / 4))
+        while !Task.isCancelled {
+            try? await Task.sleep(for: tick)
+            guard !Task.isCancelled else { return nil }
+            let now = ContinuousClock.now
+            enum Verdict { case healthy, gone, ends(Ending) }
+            let verdict: Verdict = state.withLock { state in
+                guard let transfer = state.transfers[id], case .running = transfer.phase else { return .gone }
+                if now - transfer.lastActivity >= idleTimeout { return .ends(.retry(.timedOut)) }
+                if configuration.isBelowMinimumRate(received: transfer.machine.receivedThisAttempt,
+                                                    elapsed: now - transfer.attemptStarted) {
+                    return .ends(.failed(.tooSlow))
+                }
+                return .healthy
+            }
+            switch verdict {
+            case .healthy: continue
+            case .gone: return nil
+            case .ends(let ending): return ending
+            }
+        }
+        return nil
     }
 
     /// Sends the request (following redirects), judges the head, receives the body.
@@ -87,14 +127,15 @@ extension AsyncHTTPClientImageLoader {
                   let location = response.headers.first(name: "location"),
                   let target = URL(string: location, relativeTo: url)?.absoluteURL else { break }
             hops += 1
-            if let refusal = redirectRefusal(from: url, to: target, hop: hops, policy: policy) { return .failed(refusal) }
+            if let refusal = configuration.redirectRefusal(from: url, to: target, hop: hops, policy: policy) { return .failed(refusal) }
+            state.withLock { $0.update(id) { $0.lastActivity = .now } }
             url = target
         }
         // A client that followed redirects itself: every hop is checked after the fact.
         for hop in response.history.dropFirst() {
             guard let hopURL = URL(string: hop.request.url) else { return .failed(.invalidURL) }
             hops += 1
-            if let refusal = redirectRefusal(from: url, to: hopURL, hop: hops, policy: policy) { return .failed(refusal) }
+            if let refusal = configuration.redirectRefusal(from: url, to: hopURL, hop: hops, policy: policy) { return .failed(refusal) }
             if let refusal = await check(hopURL, under: policy) { return .failed(refusal) }
             url = hopURL
         }
@@ -110,6 +151,7 @@ extension AsyncHTTPClientImageLoader {
                         step = .tooLarge
                         return
                     }
+                    transfer.lastActivity = .now
                     let received = piece.withUnsafeReadableBytes { transfer.machine.receivedBody($0) }
                     guard received > 0 else { return }
                     step = .deliver(Int64(received), transfer.machine.expectedLength ?? head.expectedContentLength,
@@ -145,7 +187,10 @@ extension AsyncHTTPClientImageLoader {
         let action: TransferStateMachine.Action? = state.withLock { state in
             var action: TransferStateMachine.Action?
             let (status, headers) = (head.statusCode, head.headers)
-            state.update(id) { action = $0.machine.receivedHead(status: status, headers: headers) }
+            state.update(id) { transfer in
+                transfer.lastActivity = .now
+                action = transfer.machine.receivedHead(status: status, headers: headers)
+            }
             return action
         }
         switch action {

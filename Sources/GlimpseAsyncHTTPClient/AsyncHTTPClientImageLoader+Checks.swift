@@ -18,20 +18,6 @@ extension AsyncHTTPClientImageLoader {
         }
     }
 
-    /// The checks of a redirect that need no addresses: the cap, the scheme, the downgrade
-    /// from `https` to `http` (allowed only under ``AddressPolicy/Base/any``).
-    func redirectRefusal(from: URL, to target: URL, hop: Int, policy: AddressPolicy) -> ImageDownloadError? {
-        if hop > configuration.maximumRedirects { return .tooManyRedirects(configuration.maximumRedirects) }
-        let scheme = target.scheme?.lowercased()
-        guard scheme == "http" || scheme == "https", configuration.allowedSchemes.allows(scheme) else {
-            return .redirectNotAllowed(target.absoluteString)
-        }
-        if policy.base != .any, from.scheme?.lowercased() == "https", scheme == "http" {
-            return .redirectNotAllowed(target.absoluteString)
-        }
-        return nil
-    }
-
     /// `URLError` codes, so that both loaders report a failed connection alike.
     static let connectionLost = -1005
     static let cannotConnect = -1004

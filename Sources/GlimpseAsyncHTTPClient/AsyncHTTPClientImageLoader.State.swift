@@ -22,6 +22,11 @@ extension AsyncHTTPClientImageLoader {
         var machine: TransferStateMachine
         /// The running attempt (or retry wait), cancelled when the last caller leaves.
         var task: Task<Void, Never>?
+        /// When the running attempt began, for the minimum rate.
+        var attemptStarted = ContinuousClock.now
+        /// When the running attempt last heard from the origin (a head, a redirect, a
+        /// piece of the body), for the idle timeout.
+        var lastActivity = ContinuousClock.now
 
         var priority: ImageDownloadPriority { callers.values.map(\.priority).max() ?? .veryLow }
         /// Callers in the order they joined.

@@ -34,10 +34,13 @@ import GlimpseCache
 /// `acceptableStatusCodes`, `acceptableContentTypes`, `rejectedContentTypes`,
 /// `retryPolicy`, `resumption`, `maximumResponseSize`, `allowedSchemes` (`http`,
 /// `https`), `addressPolicy`, `hostResolver`, `maximumRedirects`, `transferDeadline`
-/// (the deadline of each attempt, 5 minutes when `nil`), `hooks.validateResponse`
-/// and `hooks.transformData`. The URLSession-only ones (session configuration,
-/// `hooks.modifyRequest`, cookies, the notification center) do not apply; the idle
-/// timeout is the client's own `timeout.read`.
+/// (the deadline of each attempt, 5 minutes when `nil`), `timeout` (the idle timeout,
+/// or the request's), `minimumTransferRate`, `hooks.validateResponse` and
+/// `hooks.transformData`. The loader keeps the idle timeout and the minimum rate
+/// itself, per request, as ``ImageDownloader`` does: the client's `timeout.read` is one
+/// value for every request, and a trickling origin never trips it. The URLSession-only
+/// fields (session configuration, `hooks.modifyRequest`, cookies, the notification
+/// center) do not apply.
 ///
 /// **Redirects.** Create the client with `redirectConfiguration: .disallow`: the
 /// loader then follows redirects itself (up to `maximumRedirects`), checking every

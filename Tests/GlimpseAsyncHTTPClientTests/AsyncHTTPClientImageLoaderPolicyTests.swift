@@ -77,7 +77,8 @@ struct AsyncHTTPClientImageLoaderPolicyTests {
     }
 }
 
-/// The per-attempt deadline (``ImageDownloader/Configuration/transferDeadline``).
+/// The per-attempt deadline (``ImageDownloader/Configuration/transferDeadline``), the idle
+/// timeout and the minimum rate, kept by the loader itself as ImageDownloader keeps them.
 @Suite("GlimpseAsyncHTTPClientTests deadline")
 struct AsyncHTTPClientImageLoaderDeadlineTests {
     @Test func anAttemptPastItsDeadlineFailsAndIsNotRetried() async throws {
@@ -89,6 +90,60 @@ struct AsyncHTTPClientImageLoaderDeadlineTests {
                                                        body: .stall(declaredLength: 1_000, limit: .seconds(30)))))
         #expect(await harness.load("/stall").failure == .deadlineExceeded)
         #expect(harness.server.requests.count == 1)
+        await harness.finish()
+    }
+
+    @Test func anOriginThatStallsAfterTheHeadTimesOutAndIsRetried() async throws {
+        let harness = try LoaderHarness.make { configuration in
+            configuration.timeout = .milliseconds(300)
+            configuration.transferDeadline = .seconds(20)
+            configuration.retryPolicy = RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(10))
+        }
+        harness.server.setRoute("/stall", .fixed(.init(status: 200, headers: [("Content-Type", "image/png")],
+                                                       body: .stall(declaredLength: 1_000, limit: .seconds(30)))))
+        let start = ContinuousClock.now
+        #expect(await harness.load("/stall").failure == .timedOut)
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed >= .milliseconds(600) && elapsed < .seconds(10), "two attempts of 300 ms idle: \(elapsed)")
+        #expect(harness.server.requests.count == 2, "an idle timeout is retried, as ImageDownloader's is")
+        await harness.finish()
+    }
+
+    @Test func aRequestsOwnIdleTimeoutWins() async throws {
+        let harness = try LoaderHarness.make { $0.transferDeadline = .seconds(20) }
+        harness.server.setRoute("/stall", .fixed(.init(status: 200, headers: [("Content-Type", "image/png")],
+                                                       body: .stall(declaredLength: 1_000, limit: .seconds(30)))))
+        let start = ContinuousClock.now
+        let request = ImageDownloadRequest(url: harness.url("/stall"), timeout: .milliseconds(200))
+        #expect(await harness.load(request).failure == .timedOut)
+        #expect(ContinuousClock.now - start < .seconds(10), "not the configuration's 15 s")
+        await harness.finish()
+    }
+
+    @Test func aTricklingOriginBelowTheMinimumRateFailsAfterTheGrace() async throws {
+        let harness = try LoaderHarness.make { configuration in
+            configuration.minimumTransferRate = .init(bytesPerSecond: 10_000, grace: .milliseconds(800))
+            configuration.transferDeadline = .seconds(20)
+            configuration.retryPolicy = RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(10))
+        }
+        // 10 bytes every 50 ms: 200 B/s, never idle for long, far below the rate.
+        harness.server.setRoute("/slow", .resource(patternBody(2_000), pace: (chunkSize: 10, interval: .milliseconds(50))))
+        let start = ContinuousClock.now
+        #expect(await harness.load("/slow").failure == .tooSlow)
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed >= .milliseconds(800) && elapsed < .seconds(6), "failed after \(elapsed)")
+        #expect(harness.server.requests.count == 1, "too slow is not retried")
+        await harness.finish()
+    }
+
+    @Test func anOriginAboveTheMinimumRateIsLeftAlone() async throws {
+        let harness = try LoaderHarness.make { configuration in
+            configuration.minimumTransferRate = .init(bytesPerSecond: 1_000, grace: .milliseconds(200))
+        }
+        // 500 bytes every 20 ms: about 25 kB/s for 0.8 s.
+        let body = patternBody(20_000)
+        harness.server.setRoute("/paced", .resource(body, pace: (chunkSize: 500, interval: .milliseconds(20))))
+        #expect(await harness.load("/paced").value?.bytes == body)
         await harness.finish()
     }
 }

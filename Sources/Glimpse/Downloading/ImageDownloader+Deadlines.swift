@@ -11,7 +11,6 @@ extension ImageDownloader {
     /// Neither is retried: another attempt would hold the slot as long again.
     func expireOverdueTransfers() {
         let now = ContinuousClock.now
-        let rate = configuration.minimumTransferRate
         let expired: [(TransferRegistry.Transfer, URLSessionDataTask, ImageDownloadError)] = state.withLock { state in
             var expired: [(TransferRegistry.Transfer, URLSessionDataTask, ImageDownloadError)] = []
             for (key, entry) in state.transferOfTask where entry.failure == nil {
@@ -22,8 +21,7 @@ extension ImageDownloader {
                     if let deadline = transfer.request.transferDeadline ?? configuration.transferDeadline, elapsed >= deadline {
                         return (task, .deadlineExceeded)
                     }
-                    if let rate, elapsed >= rate.grace,
-                       Double(transfer.machine.receivedThisAttempt) < Double(rate.bytesPerSecond) * Self.seconds(elapsed) {
+                    if configuration.isBelowMinimumRate(received: transfer.machine.receivedThisAttempt, elapsed: elapsed) {
                         return (task, .tooSlow)
                     }
                     return nil
@@ -40,9 +38,5 @@ extension ImageDownloader {
             // The slot is freed when URLSession reports the cancelled task complete.
             task.cancel()
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

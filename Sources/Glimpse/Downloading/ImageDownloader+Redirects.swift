@@ -28,7 +28,7 @@ extension ImageDownloader {
             // Not on URLSession's own thread, which reports the redirect.
             eventQueue.async { task.cancel() }
         }
-        if let refusal = redirectRefusal(from: from, to: target, hop: hop.count, policy: policy) {
+        if let refusal = configuration.redirectRefusal(from: from, to: target, hop: hop.count, policy: policy) {
             return refuse(refusal)
         }
         let decide: @Sendable () -> Void = { [self] in
@@ -42,19 +42,5 @@ extension ImageDownloader {
         } else {
             decide()
         }
-    }
-
-    /// The checks that need no addresses: the cap, the scheme, the downgrade.
-    private func redirectRefusal(from: URL, to target: URL, hop: Int, policy: AddressPolicy) -> ImageDownloadError? {
-        if hop > configuration.maximumRedirects { return .tooManyRedirects(configuration.maximumRedirects) }
-        let scheme = target.scheme?.lowercased()
-        // Never to a local file, whatever the schemes allow a request to name.
-        guard scheme != "file", configuration.allowedSchemes.allows(scheme) else {
-            return .redirectNotAllowed(target.absoluteString)
-        }
-        if policy.base != .any, from.scheme?.lowercased() == "https", scheme == "http" {
-            return .redirectNotAllowed(target.absoluteString)
-        }
-        return nil
     }
 }
