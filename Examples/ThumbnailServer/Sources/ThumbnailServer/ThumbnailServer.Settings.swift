@@ -4,7 +4,7 @@ import Logging
 
 extension ThumbnailServer {
     /// The command line: `ThumbnailServer [--host H] [--port P] [--allow-host HOST[:PORT]]...
-    /// [--width N] [--processing-width N] [--processing-mb N] [--downloads N] [--memory-cache-mb N]
+    /// [--width N] [--processing-width N] [--processing-niceness N] [--processing-mb N] [--downloads N] [--memory-cache-mb N]
     /// [--cache-dir DIR | --no-disk-cache]
     /// [--log-level L]`.
     struct Settings {
@@ -15,6 +15,9 @@ extension ThumbnailServer {
         var defaultWidth = 256
         /// Decode threads; `nil`: the pipeline's default (every core).
         var processingWidth: Int?
+        /// How far below the request handlers the decode threads run (nice, 0…19);
+        /// `nil`: the pipeline's default (5).
+        var processingNiceness: Int?
         var cacheDirectory: String?
         /// The memory tier's bound on decoded thumbnails, in MiB. A server sets it: the
         /// default (a quarter of the memory the process may use) lets a long run of
@@ -29,7 +32,8 @@ extension ThumbnailServer {
 
         static let usage = """
             usage: ThumbnailServer [--host H] [--port P] [--allow-host HOST[:PORT]]... [--width N]
-                                   [--processing-width N] [--processing-mb N] [--downloads N] [--memory-cache-mb N]
+                                   [--processing-width N] [--processing-niceness N] [--processing-mb N]
+                                   [--downloads N] [--memory-cache-mb N]
                                    [--cache-dir DIR | --no-disk-cache]
                                    [--log-level trace|debug|info|notice|warning]
             """
@@ -63,6 +67,7 @@ extension ThumbnailServer {
                     allowedHosts.append(rule)
                 case "--width": defaultWidth = try number(argument, in: 1...4096)
                 case "--processing-width": processingWidth = try number(argument, in: 1...256)
+                case "--processing-niceness": processingNiceness = try number(argument, in: 0...19)
                 case "--memory-cache-mb": memoryCacheMegabytes = try number(argument, in: 0...65536)
                 case "--processing-mb": processingMegabytes = try number(argument, in: 1...65536)
                 case "--downloads": downloads = try number(argument, in: 1...1024)
@@ -90,6 +95,7 @@ extension ThumbnailServer {
             let memory = MemoryCache<String, Image>(configuration: .images(costLimit: memoryCacheMegabytes << 20))
             configuration.cache = ImageCache(memory: memory, disk: diskCache ? configuration.cache.disk : nil)
             if let processingWidth { configuration.processingWidth = processingWidth }
+            if let processingNiceness { configuration.processingNiceness = Int32(processingNiceness) }
             if let processingMegabytes { configuration.maximumProcessingBytes = processingMegabytes << 20 }
             configuration.logger = logger
             return configuration
