@@ -88,10 +88,21 @@ extension AsyncHTTPClientImageLoader {
         let grace = configuration.minimumTransferRate?.grace ?? idleTimeout
         // Coarse enough to cost nothing, fine enough to fail within a quarter of a limit.
         let tick = max(.milliseconds(10), min(.seconds(1), min(idleTimeout, grace) / 4))
+        var lateBefore = false
         while !Task.isCancelled {
+            let asleep = ContinuousClock.now
             try? await Task.sleep(for: tick)
             guard !Task.isCancelled else { return nil }
             let now = ContinuousClock.now
+            // Woken late, the cooperative pool was busy, and the task that counts the body
+            // may not have run either: what it has not counted yet would look like a stall.
+            // Judge at the next tick instead (once: a pool that stays busy still gets judged).
+            let late = now - asleep > tick * 2 + .milliseconds(50)
+            if late && !lateBefore {
+                lateBefore = true
+                continue
+            }
+            lateBefore = late
             enum Verdict { case healthy, gone, ends(Ending) }
             let verdict: Verdict = state.withLock { state in
                 guard let transfer = state.transfers[id], case .running = transfer.phase else { return .gone }

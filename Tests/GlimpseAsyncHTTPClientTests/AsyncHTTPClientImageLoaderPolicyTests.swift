@@ -93,45 +93,51 @@ struct AsyncHTTPClientImageLoaderDeadlineTests {
         await harness.finish()
     }
 
+    // The three below judge by outcome, not by the clock: the loader's tasks run on the
+    // cooperative pool, which the other tests of this process keep busy (a minute in a full
+    // run on 2 cores). So each origin misbehaves far longer than any starvation, and the
+    // error can only come from the mechanism under test; the deadline is out of the way.
+
+    static let longStall = LoopbackHTTPServer.Response(status: 200, headers: [("Content-Type", "image/png")],
+                                                       body: .stall(declaredLength: 1_000, limit: .seconds(150)))
+
     @Test func anOriginThatStallsAfterTheHeadTimesOutAndIsRetried() async throws {
         let harness = try LoaderHarness.make { configuration in
             configuration.timeout = .milliseconds(300)
-            configuration.transferDeadline = .seconds(20)
+            configuration.transferDeadline = .seconds(150)
             configuration.retryPolicy = RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(10))
         }
-        harness.server.setRoute("/stall", .fixed(.init(status: 200, headers: [("Content-Type", "image/png")],
-                                                       body: .stall(declaredLength: 1_000, limit: .seconds(30)))))
+        harness.server.setRoute("/stall", .fixed(Self.longStall))
         let start = ContinuousClock.now
         #expect(await harness.load("/stall").failure == .timedOut)
-        let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= .milliseconds(600) && elapsed < .seconds(10), "two attempts of 300 ms idle: \(elapsed)")
+        #expect(ContinuousClock.now - start >= .milliseconds(600), "two attempts of 300 ms idle")
         #expect(harness.server.requests.count == 2, "an idle timeout is retried, as ImageDownloader's is")
         await harness.finish()
     }
 
     @Test func aRequestsOwnIdleTimeoutWins() async throws {
-        let harness = try LoaderHarness.make { $0.transferDeadline = .seconds(20) }
-        harness.server.setRoute("/stall", .fixed(.init(status: 200, headers: [("Content-Type", "image/png")],
-                                                       body: .stall(declaredLength: 1_000, limit: .seconds(30)))))
-        let start = ContinuousClock.now
+        // The configuration's idle timeout would outlast the stall; only the request's can fire.
+        let harness = try LoaderHarness.make { configuration in
+            configuration.timeout = .seconds(300)
+            configuration.transferDeadline = .seconds(150)
+        }
+        harness.server.setRoute("/stall", .fixed(Self.longStall))
         let request = ImageDownloadRequest(url: harness.url("/stall"), timeout: .milliseconds(200))
         #expect(await harness.load(request).failure == .timedOut)
-        #expect(ContinuousClock.now - start < .seconds(10), "not the configuration's 15 s")
         await harness.finish()
     }
 
     @Test func aTricklingOriginBelowTheMinimumRateFailsAfterTheGrace() async throws {
         let harness = try LoaderHarness.make { configuration in
             configuration.minimumTransferRate = .init(bytesPerSecond: 10_000, grace: .milliseconds(800))
-            configuration.transferDeadline = .seconds(20)
+            configuration.transferDeadline = .seconds(150)
             configuration.retryPolicy = RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(10))
         }
-        // 10 bytes every 50 ms: 200 B/s, never idle for long, far below the rate.
-        harness.server.setRoute("/slow", .resource(patternBody(2_000), pace: (chunkSize: 10, interval: .milliseconds(50))))
+        // 10 bytes every 50 ms: 200 B/s for 100 s, never idle for long, far below the rate.
+        harness.server.setRoute("/slow", .resource(patternBody(20_000), pace: (chunkSize: 10, interval: .milliseconds(50))))
         let start = ContinuousClock.now
         #expect(await harness.load("/slow").failure == .tooSlow)
-        let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= .milliseconds(800) && elapsed < .seconds(6), "failed after \(elapsed)")
+        #expect(ContinuousClock.now - start >= .milliseconds(800), "not before the grace")
         #expect(harness.server.requests.count == 1, "too slow is not retried")
         await harness.finish()
     }

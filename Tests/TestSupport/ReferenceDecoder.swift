@@ -44,6 +44,15 @@ public enum ReferenceDecoder {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
     }
 
+    /// ``run(_:_:)`` on a dispatch thread: for a program that runs long (a compiler), so that
+    /// waiting for it holds none of the cooperative pool's few threads, which the other tests
+    /// running at once (the AsyncHTTPClient loader's among them) need.
+    public static func runOffThePool(_ path: String, _ arguments: [String]) async -> (status: Int32, output: String)? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: run(path, arguments)) }
+        }
+    }
+
     /// Runs a program to completion, discarding its output.
     @discardableResult
     public static func run(_ path: String, _ arguments: [String]) -> (status: Int32, output: String)? {

@@ -102,7 +102,7 @@ struct DocumentationCodeBlockTests {
     }
 
     @Test("README blocks compile with swiftc", .enabled(if: modules != nil && swiftc != nil))
-    func readmeBlocksCompile() throws {
+    func readmeBlocksCompile() async throws {
         let modules = try #require(Self.modules), swiftc = try #require(Self.swiftc)
         let blocks = try Self.blocks(in: Fixtures.repositoryRoot.appendingPathComponent("README.md"))
         #expect(blocks.count >= 4)
@@ -138,7 +138,7 @@ struct DocumentationCodeBlockTests {
         }
         let arguments = ["-typecheck", "-parse-as-library", "-swift-version", "6", "-I", modules.path]
             + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + files.map(\.path)
-        let result = try #require(ReferenceDecoder.run(swiftc, arguments), "swiftc did not start")
+        let result = try #require(await ReferenceDecoder.runOffThePool(swiftc, arguments), "swiftc did not start")
         #expect(result.status == 0, "README code blocks do not compile:\n\(result.output)")
     }
 

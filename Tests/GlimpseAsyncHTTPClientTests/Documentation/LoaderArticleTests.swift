@@ -29,7 +29,10 @@ struct LoaderArticleTests {
     /// "Stopping in order"
     func serve(_ pipeline: ImagePipeline, client: HTTPClient, server: some Service) async throws {
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: ImagePipelineService(pipeline: pipeline)), .init(service: server)],
+            services: [
+                .init(service: ImagePipelineService(pipeline: pipeline)),
+                .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup),
+            ],
             gracefulShutdownSignals: [.sigterm],
             logger: Logger(label: "images")))
         try await group.run()
@@ -37,10 +40,15 @@ struct LoaderArticleTests {
     }
 
     /// A server that loads one image and ends, which ends the group.
-    struct OneLoadServer: Service {
+    final class OneLoadServer: Service, Sendable {
         let pipeline: ImagePipeline
         let url: URL
         let loaded = Atomic<Bool>(false)
+
+        init(pipeline: ImagePipeline, url: URL) {
+            self.pipeline = pipeline
+            self.url = url
+        }
 
         func run() async throws {
             _ = try await pipeline.load(url)
@@ -62,16 +70,24 @@ struct LoaderArticleTests {
 
         let (pipeline, client) = makePipeline(allowing: [.host("127.0.0.1", port: origin.port)],
                                               environment: ["XDG_CACHE_HOME": folder.path])
-        #expect(pipeline.configuration.dataLoader is AsyncHTTPClientImageLoader)
-        let loaded = try await pipeline.load(origin.url("/a.png"))
-        #expect(loaded.tier == .network && loaded.image.width == 33)
-        await #expect(throws: ImageLoadError.self) { try await pipeline.load(other.url("/secret.png")) }
-        await #expect(throws: ImageLoadError.self) { try await pipeline.load(origin.url("/away")) }
-        #expect(other.requests.isEmpty, "127.0.0.2 was never reached, directly or by the redirect")
-
         let server = OneLoadServer(pipeline: pipeline, url: origin.url("/a.png"))
-        try await serve(pipeline, client: client, server: server)
-        #expect(server.loaded.load(ordering: .relaxed))
+        do {
+            #expect(pipeline.configuration.dataLoader is AsyncHTTPClientImageLoader)
+            let loaded = try await pipeline.load(origin.url("/a.png"))
+            #expect(loaded.tier == .network && loaded.image.width == 33)
+            await #expect(throws: ImageLoadError.self) { try await pipeline.load(other.url("/secret.png")) }
+            await #expect(throws: ImageLoadError.self) { try await pipeline.load(origin.url("/away")) }
+            #expect(other.requests.isEmpty, "127.0.0.2 was never reached, directly or by the redirect")
+
+            try await serve(pipeline, client: client, server: server)
+        } catch {
+            // The client must be shut down before it is released, whatever failed.
+            await pipeline.shutdown()
+            try? await client.shutdown()
+            throw error
+        }
+        let loadedBeforeStopping = server.loaded.load(ordering: .relaxed)
+        #expect(loadedBeforeStopping)
         await #expect(throws: ImageLoadError.shutDown) { try await pipeline.load(origin.url("/a.png")) }
     }
 }
