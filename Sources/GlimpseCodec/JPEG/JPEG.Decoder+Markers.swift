@@ -163,6 +163,18 @@ extension JPEG.Decoder {
                          frameCount: 1, isAnimated: false, bitDepth: 8, hasAlpha: false, metadata: metadata)
     }
 
+    /// Whether a progressive frame's coefficients can be stored DC-only for its 1×1-block
+    /// components (``JPEG/Layout/withDCOnlyCoefficients()``): when its AC scans for them are
+    /// to be skipped, and the whole file is already here, ending in EOI. Then a marker
+    /// follows every scan, so each such AC scan is skipped (never decoded "for its
+    /// bookkeeping", which a scan cut short by the end of the file is), and the output is
+    /// exactly that of the full store. A file fed in pieces keeps the full store.
+    func storesDCOnly(_ layout: JPEG.Layout) -> Bool {
+        guard options.skipsUnusedScans, layout.components.contains(where: { $0.blockSize == 1 }),
+              input.count >= 2, input[input.count - 2] == 0xFF, input[input.count - 1] == JPEG.Marker.eoi else { return false }
+        return true
+    }
+
     mutating func startScan(_ body: ArraySlice<UInt8>) throws(ImageDecodingError) {
         guard let frame, var layout else { throw .malformed(.jpeg(.scanBeforeFrame)) }
         scanCount += 1
@@ -198,6 +210,9 @@ extension JPEG.Decoder {
                 if !frame.progressive {
                     _ = try options.limits.checkBytes(layout.coefficientCount, of: 2,
                                                       alreadyUsed: layout.outputWidth * layout.outputHeight * 4)
+                } else if storesDCOnly(layout) {
+                    layout = layout.withDCOnlyCoefficients()
+                    self.layout = layout
                 }
                 coefficients = JPEG.CoefficientBuffer(count: layout.coefficientCount, adviseHugePages: options.adviseHugePages)
             } else {

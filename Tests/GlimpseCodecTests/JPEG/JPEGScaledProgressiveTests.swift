@@ -57,4 +57,71 @@ struct JPEGScaledProgressiveTests {
         }
         #expect(checked >= 12)
     }
+
+    /// Where the first AC scan (Ss > 0) starts, or `nil`: segments are walked by their
+    /// lengths (an EXIF thumbnail's markers are inside one), entropy data to its next marker.
+    static func firstACScan(_ bytes: [UInt8]) -> Int? {
+        var i = 2
+        while i + 3 < bytes.count {
+            guard bytes[i] == 0xFF else { i += 1; continue }
+            let marker = bytes[i + 1]
+            if marker == 0xFF { i += 1; continue }
+            if marker == 0xD9 { return nil }
+            if marker == 0x00 || marker == 0x01 || (0xD0...0xD8).contains(marker) { i += 2; continue }
+            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            if marker == 0xDA {
+                let ss = i + 5 + 2 * Int(bytes[i + 4])
+                guard ss < bytes.count else { return nil }
+                if bytes[ss] > 0 { return i }
+                // Entropy data: up to the next marker that is not a stuffed byte or RSTn.
+                var j = i + 2 + length
+                while j + 1 < bytes.count && !(bytes[j] == 0xFF && bytes[j + 1] != 0 && !(0xD0...0xD7).contains(bytes[j + 1])) {
+                    j += 1
+                }
+                i = j
+                continue
+            }
+            i += 2 + length
+        }
+        return nil
+    }
+
+    /// 1/8 with `skipsUnusedScans` stores only DC for components whose blocks become single
+    /// samples, when the whole file is there and ends in EOI. A file cut after its DC scans
+    /// (EOI appended) takes that store with block smoothing, which then interpolates the DC
+    /// values themselves; fed in pieces, the same files keep the full store. Every way must
+    /// give the full store's pixels, and libjpeg-turbo's where it decodes the file cleanly.
+    @Test("the DC-only store of 1/8 gives the full store's pixels: whole, DC scans only, in pieces")
+    func dcOnlyStore() throws {
+        var checked = 0
+        for url in Self.files {
+            let bytes = try Fixtures.bytes(at: url)
+            // Files libjpeg-turbo decodes without a warning, as above.
+            guard ReferenceDecoder.decode(url, scale: 8) != nil, let cut = Self.firstACScan(bytes) else { continue }
+            let dcOnly = Array(bytes[..<cut]) + [0xFF, 0xD9]
+            var skipping = DecodingOptions(scaleDenominator: 8)
+            skipping.skipsUnusedScans = true
+            for (input, label) in [(bytes, "whole"), (dcOnly, "DC scans only")] {
+                let name = "\(url.lastPathComponent) \(label)"
+                let expected = try JPEG.Decoder.decode(input, options: DecodingOptions(scaleDenominator: 8))
+                let stored = try JPEG.Decoder.decode(input, options: skipping)
+                #expect(stored.pixels == expected.pixels, "\(name)")
+                var pieces = JPEG.Decoder(options: skipping)
+                for start in stride(from: 0, to: input.count, by: 997) {
+                    _ = try input[start..<min(start + 997, input.count)].withUnsafeBytes { try pieces.append($0) }
+                }
+                #expect(try pieces.finish().pixels == expected.pixels, "\(name), in pieces")
+                if label == "DC scans only" {
+                    let file = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-dc-\(UUID().uuidString).jpg")
+                    try Data(input).write(to: file)
+                    defer { try? FileManager.default.removeItem(at: file) }
+                    if let reference = ReferenceDecoder.decode(file, scale: 8, lenient: true) {
+                        #expect(stored.pixels == reference, "\(name) against libjpeg-turbo")
+                    }
+                }
+            }
+            checked += 1
+        }
+        #expect(checked >= 4)
+    }
 }

@@ -26,7 +26,11 @@ extension JPEG.Decoder {
             return false
         }
         let header = scan.header
-        if found && options.skipsUnusedScans && header.ss > 0 && frame?.progressive == true,
+        // A component stored DC-only has nowhere to put AC coefficients: its AC scans are
+        // skipped even when cut short (only a file fed in pieces, one of which ended in an
+        // FF D9 that was no EOI, gets there: see `startScan`).
+        let storesDCOnly = header.ss > 0 && header.components.contains { layout.components[$0.index].coefficientStride == 1 }
+        if storesDCOnly || (found && options.skipsUnusedScans && header.ss > 0 && frame?.progressive == true),
            let last = header.components.first.map({ layout.components[$0.index] }),
            header.components.allSatisfy({ layout.components[$0.index].blockSize == 1 }) {
             // Only DC reaches a 1×1 block: the scan's coefficients would never be seen. A scan
@@ -62,6 +66,7 @@ extension JPEG.Decoder {
                             index: sc.index, h: c.h, v: c.v, blockSize: c.blockSize, blocksPerLine: c.blocksPerLine,
                             scanBlocksX: c.scanBlocksX, scanBlocksY: c.scanBlocksY, planeStride: c.planeStride, ringRows: c.ringRows,
                             plane: nil, coefficients: coefficientBase + c.coefficientOffset,
+                            coefficientStride: c.coefficientStride,
                             quant: quantBase + sc.index * 64, quant16: nil,
                             dcTable: tableBase + (sc.dcTable & 3) * JPEG.HuffmanTables.stride,
                             acTable: tableBase + (4 + (sc.acTable & 3)) * JPEG.HuffmanTables.stride)
@@ -176,13 +181,14 @@ extension JPEG.Decoder {
             let base = c.coefficients.unsafelyUnwrapped
             for row in 0..<c.scanBlocksY {
                 let iMCURow = row / c.v
-                var block = base + row * c.blocksPerLine * 64
+                let stride = c.coefficientStride
+                var block = base + row * c.blocksPerLine * stride
                 for _ in 0..<c.scanBlocksX {
                     if startMCU(iMCURow) {
                         guard band.decode(&reader, bytes, index: 0, c, block) else { return false }
                         endMCU()
                     }
-                    block += 64
+                    block += stride
                 }
             }
             return true
@@ -192,12 +198,13 @@ extension JPEG.Decoder {
                 guard startMCU(row) else { continue }
                 for i in 0..<count {
                     let c = components[i]
-                    var block = c.coefficients.unsafelyUnwrapped + (row * c.v * c.blocksPerLine + column * c.h) * 64
+                    let stride = c.coefficientStride
+                    var block = c.coefficients.unsafelyUnwrapped + (row * c.v * c.blocksPerLine + column * c.h) * stride
                     for _ in 0..<c.v {
                         for bx in 0..<c.h {
-                            guard band.decode(&reader, bytes, index: i, c, block + bx * 64) else { return false }
+                            guard band.decode(&reader, bytes, index: i, c, block + bx * stride) else { return false }
                         }
-                        block += c.blocksPerLine * 64
+                        block += c.blocksPerLine * stride
                     }
                 }
                 endMCU()

@@ -13,6 +13,8 @@ extension JPEG {
         var ringRows: Int
         var plane: UnsafeMutablePointer<UInt8>?
         var coefficients: UnsafeMutablePointer<Int16>?
+        /// Coefficients per stored block (``Layout/Component/coefficientStride``).
+        var coefficientStride = 64
         var quant: UnsafePointer<Int32>
         /// The same table in 16 bits, for the 8x8 transform (sequential scans only).
         var quant16: UnsafePointer<Int16>?

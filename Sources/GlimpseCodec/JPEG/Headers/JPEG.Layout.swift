@@ -41,6 +41,9 @@ extension JPEG {
             var ringRows = 0
             /// Where this component's coefficients start (progressive frames).
             var coefficientOffset: Int
+            /// Coefficients stored per block: 64, or 1 when only DC can reach the
+            /// output (``withDCOnlyCoefficients()``).
+            var coefficientStride = 64
             var upsampling: Upsampling
         }
 
@@ -113,6 +116,25 @@ extension JPEG {
             self.components = components
             self.planeBytes = planeBytes
             self.coefficientCount = coefficients
+        }
+
+        /// The same layout with one coefficient per block for each component whose
+        /// blocks become single samples (1/8 scale): the DC is all a 1×1 inverse DCT
+        /// reads, so a progressive frame whose AC scans are skipped for those components
+        /// (``DecodingOptions/skipsUnusedScans``) need not hold 63 zeros a block. For a
+        /// 5120×2880 4:2:0 file the store goes from 44 MB to 15 MB; for 4:4:4, to 1/64.
+        func withDCOnlyCoefficients() -> Layout {
+            var layout = self
+            var offset = 0
+            for c in layout.components.indices {
+                let component = layout.components[c]
+                let stride = component.blockSize == 1 ? 1 : 64
+                layout.components[c].coefficientStride = stride
+                layout.components[c].coefficientOffset = offset
+                offset += component.blocksPerLine * component.blocksPerColumn * stride
+            }
+            layout.coefficientCount = offset
+            return layout
         }
 
         /// The same layout with each plane reduced to a ring of two MCU rows, for

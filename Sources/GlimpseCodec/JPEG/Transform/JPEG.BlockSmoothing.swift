@@ -34,8 +34,9 @@ extension JPEG {
             let lastColumn = widthInBlocks - 1
             let lastRow = layout.mcusY - 1
             let size = c.blockSize
+            let stride = c.coefficientStride
             func blockAt(_ row: Int, _ column: Int) -> UnsafePointer<Int16> {
-                coefficients + c.coefficientOffset + (row * c.blocksPerLine + column) * 64
+                coefficients + c.coefficientOffset + (row * c.blocksPerLine + column) * stride
             }
             func dc(_ row: Int, _ column: Int) -> Int { Int(blockAt(row, column)[0]) }
             do {
@@ -71,7 +72,13 @@ extension JPEG {
                             for r in 0..<5 { window[r * 5 + 4] = dc(rows[r], column + 2) }
                         }
                         let source = blockAt(row, column)
-                        block.update(from: source, count: 64)
+                        if stride == 64 {
+                            block.update(from: source, count: 64)
+                        } else {
+                            // A DC-only store: the AC coefficients it leaves out are zero (never decoded).
+                            block.update(repeating: 0, count: 64)
+                            block[0] = source[0]
+                        }
                         smooth(block, window: window, bits: b, changeDC: changeDC, q00: q00, q: q)
                         var y = row * size
                         if c.ringRows > 0 { y %= c.ringRows }
