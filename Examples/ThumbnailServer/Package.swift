@@ -9,12 +9,15 @@ let package = Package(
     dependencies: [
         .package(name: "Glimpse", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .executableTarget(
             name: "ThumbnailServer",
             dependencies: [
                 .product(name: "Glimpse", package: "Glimpse"),
+                .product(name: "GlimpseAsyncHTTPClient", package: "Glimpse"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

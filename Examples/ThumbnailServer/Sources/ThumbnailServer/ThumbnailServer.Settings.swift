@@ -1,11 +1,13 @@
+import AsyncHTTPClient
 import Foundation
 import Glimpse
+import GlimpseAsyncHTTPClient
 import Logging
 
 extension ThumbnailServer {
     /// The command line: `ThumbnailServer [--host H] [--port P] [--allow-host HOST[:PORT]]...
     /// [--width N] [--processing-width N] [--processing-niceness N] [--processing-mb N] [--downloads N] [--memory-cache-mb N]
-    /// [--cache-dir DIR | --no-disk-cache]
+    /// [--cache-dir DIR | --no-disk-cache] [--loader async-http-client|urlsession]
     /// [--log-level L]`.
     struct Settings {
         var host = "127.0.0.1"
@@ -28,13 +30,16 @@ extension ThumbnailServer {
         /// Downloads at once; `nil`: the downloader's default (6).
         var downloads: Int?
         var diskCache = true
+        /// Downloads through AsyncHTTPClient on the server's own event loops (the default),
+        /// or through the URLSession downloader (`--loader urlsession`).
+        var usesAsyncHTTPClient = true
         var logLevel = Logger.Level.notice
 
         static let usage = """
             usage: ThumbnailServer [--host H] [--port P] [--allow-host HOST[:PORT]]... [--width N]
                                    [--processing-width N] [--processing-niceness N] [--processing-mb N]
                                    [--downloads N] [--memory-cache-mb N]
-                                   [--cache-dir DIR | --no-disk-cache]
+                                   [--cache-dir DIR | --no-disk-cache] [--loader async-http-client|urlsession]
                                    [--log-level trace|debug|info|notice|warning]
             """
 
@@ -73,6 +78,12 @@ extension ThumbnailServer {
                 case "--downloads": downloads = try number(argument, in: 1...1024)
                 case "--cache-dir": cacheDirectory = try value(argument)
                 case "--no-disk-cache": diskCache = false
+                case "--loader":
+                    switch try value(argument) {
+                    case "async-http-client": usesAsyncHTTPClient = true
+                    case "urlsession": usesAsyncHTTPClient = false
+                    case let other: throw Invalid(description: "--loader \(other): expected async-http-client or urlsession")
+                    }
                 case "--log-level":
                     let text = try value(argument)
                     guard let level = Logger.Level(rawValue: text) else { throw Invalid(description: "--log-level \(text)") }
@@ -84,7 +95,7 @@ extension ThumbnailServer {
 
         /// The server profile (``ImagePipeline/Configuration/server(environment:)``) with the
         /// allowed hosts, the cache folder and the logger of these settings.
-        func pipelineConfiguration(logger: Logger) -> ImagePipeline.Configuration {
+        func pipelineConfiguration(logger: Logger, client: HTTPClient?) -> ImagePipeline.Configuration {
             var environment = ProcessInfo.processInfo.environment
             if let cacheDirectory { environment["XDG_CACHE_HOME"] = cacheDirectory }
             var downloader = ImageDownloader.Configuration.server
@@ -94,6 +105,7 @@ extension ThumbnailServer {
             var configuration = ImagePipeline.Configuration.server(environment: environment, downloader: downloader)
             let memory = MemoryCache<String, Image>(configuration: .images(costLimit: memoryCacheMegabytes << 20))
             configuration.cache = ImageCache(memory: memory, disk: diskCache ? configuration.cache.disk : nil)
+            if let client { configuration.dataLoader = AsyncHTTPClientImageLoader(client: client, configuration: downloader) }
             if let processingWidth { configuration.processingWidth = processingWidth }
             if let processingNiceness { configuration.processingNiceness = Int32(processingNiceness) }
             if let processingMegabytes { configuration.maximumProcessingBytes = processingMegabytes << 20 }

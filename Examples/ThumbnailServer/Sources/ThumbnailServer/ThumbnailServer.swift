@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Glimpse
 import Hummingbird
 import Logging
@@ -23,7 +24,11 @@ struct ThumbnailServer {
         var logger = Logger(label: "thumbnail-server")
         logger.logLevel = settings.logLevel
 
-        let pipeline = ImagePipeline(configuration: settings.pipelineConfiguration(logger: logger))
+        // Redirects are the loader's to follow, so that each target is checked before connecting.
+        let client = settings.usesAsyncHTTPClient
+            ? HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+            : nil
+        let pipeline = ImagePipeline(configuration: settings.pipelineConfiguration(logger: logger, client: client))
         let router = Router()
         router.get("/health") { _, _ in "ok" }
         router.get("/thumb", use: ThumbnailRoute(pipeline: pipeline, defaultWidth: settings.defaultWidth).respond)
@@ -37,7 +42,14 @@ struct ThumbnailServer {
             },
             logger: logger)
         // Until SIGINT or SIGTERM; then the pipeline lets its disk writes finish.
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            await pipeline.shutdown(deadline: .now + .seconds(5))
+            try? await client?.shutdown()
+            throw error
+        }
         await pipeline.shutdown(deadline: .now + .seconds(5))
+        try await client?.shutdown()
     }
 }
