@@ -16,6 +16,8 @@ import Darwin
 public final class NginxOrigin {
     public let root: URL
     public let port: Int
+    /// Whether it speaks TLS (with a self-signed certificate for 127.0.0.1: ``init(rate:tls:directives:)``).
+    public let isTLS: Bool
     private let process: Process
 
     /// Starts nginx; `rate` limits each response (nginx's `limit_rate`), so a
@@ -23,13 +25,27 @@ public final class NginxOrigin {
     /// The nginx executable, when Debian's `nginx` package is installed.
     public static let binary: String? = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile)
 
-    public init?(rate: String = "0") throws {
+    ///
+    /// `tls`: listen with TLS, on a certificate for `127.0.0.1` made here by `openssl`
+    /// (`nil` when it cannot be made); a client must be told not to verify it.
+    /// `directives` go into the `server` block as they are (a `location` that redirects).
+    public init?(rate: String = "0", tls: Bool = false, directives: String = "") throws {
         guard let binary = Self.binary else { return nil }
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-nginx-\(UUID().uuidString)")
         root = prefix.appendingPathComponent("html")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         guard let port = Self.freePort() else { return nil }
         self.port = port
+        isTLS = tls
+        var listen = "listen 127.0.0.1:\(port);"
+        if tls {
+            let certificate = prefix.appendingPathComponent("cert.pem").path, key = prefix.appendingPathComponent("key.pem").path
+            let made = ReferenceDecoder.run("/usr/bin/env", ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                                                             "-keyout", key, "-out", certificate, "-days", "1",
+                                                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+            guard made?.status == 0 else { return nil }
+            listen = "listen 127.0.0.1:\(port) ssl; ssl_certificate \(certificate); ssl_certificate_key \(key);"
+        }
         let conf = """
         daemon off;
         master_process off;
@@ -46,9 +62,10 @@ public final class NginxOrigin {
             scgi_temp_path \(prefix.path)/tmp;
             types { image/png png; }
             server {
-                listen 127.0.0.1:\(port);
+                \(listen)
                 root \(root.path);
                 limit_rate \(rate);
+                \(directives)
             }
         }
         """
@@ -66,7 +83,7 @@ public final class NginxOrigin {
         }
     }
 
-    public func url(_ name: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(name)")! }
+    public func url(_ name: String) -> URL { URL(string: "\(isTLS ? "https" : "http")://127.0.0.1:\(port)/\(name)")! }
 
     public func stop() {
         // SIGKILL: a child of the test process inherits the spawning thread's
