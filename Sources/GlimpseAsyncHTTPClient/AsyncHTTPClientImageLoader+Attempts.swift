@@ -11,6 +11,11 @@ extension AsyncHTTPClientImageLoader {
     /// Starts an attempt for each transfer the queue granted a slot, each in a task of
     /// its own that frees the slot when it ends.
     func start(_ ids: [Int]) {
+        // Every change of the queue ends here (with the transfers it let start, or none).
+        if instruments.reportsQueue {
+            let (running, pending) = state.withLock { ($0.queue.running.count, $0.queue.pendingCount) }
+            instruments.queue(running: running, pending: pending)
+        }
         guard !ids.isEmpty else { return }
         state.withLock { state in
             for id in ids {
@@ -53,6 +58,10 @@ extension AsyncHTTPClientImageLoader {
             return headers.map { (transfer.request, $0) }
         }
         guard let (request, attemptHeaders) = prepared else { return }
+        instruments.observe(.started(request.url))
+        if let range = attemptHeaders.first(where: { $0.key.caseInsensitiveCompare("Range") == .orderedSame }) {
+            instruments.resuming(request.url, range: range.value)
+        }
         let deadline = request.transferDeadline ?? configuration.transferDeadline ?? .seconds(300)
         // The deadline is the loader's own: AsyncHTTPClient's bounds the request and its
         // head, not a body that stalls after it.
@@ -75,7 +84,7 @@ extension AsyncHTTPClientImageLoader {
             group.cancelAll()
             return first ?? .failed(.cancelled)
         }
-        conclude(id, ending)
+        conclude(id, ending, url: request.url)
     }
 
     /// The attempt's watchdog, as ``ImageDownloader``'s: an origin that sends nothing for
@@ -131,15 +140,22 @@ extension AsyncHTTPClientImageLoader {
         var hops = 0
         var response: HTTPClientResponse
         while true {
-            if let refusal = await check(url, under: policy) { return .failed(refusal) }
+            if let refusal = await check(url, under: policy) {
+                instruments.refused(url, redirect: hops > 0, refusal)
+                return .failed(refusal)
+            }
             response = try await client.execute(makeRequest(request, url: url, attemptHeaders: attemptHeaders),
                                                 deadline: deadline)
             guard Self.redirectStatuses.contains(response.status.code),
                   let location = response.headers.first(name: "location"),
                   let target = URL(string: location, relativeTo: url)?.absoluteURL else { break }
             hops += 1
-            if let refusal = configuration.redirectRefusal(from: url, to: target, hop: hops, policy: policy) { return .failed(refusal) }
+            if let refusal = configuration.redirectRefusal(from: url, to: target, hop: hops, policy: policy) {
+                instruments.refused(target, redirect: true, refusal)
+                return .failed(refusal)
+            }
             state.withLock { $0.update(id) { $0.lastActivity = .now } }
+            instruments.observe(.redirected(url, to: target, statusCode: Int(response.status.code), hop: hops))
             url = target
         }
         // A client that followed redirects itself: every hop is checked after the fact.
@@ -151,6 +167,7 @@ extension AsyncHTTPClientImageLoader {
             url = hopURL
         }
         var head = Self.response(response, url: response.url ?? url)
+        instruments.observe(.receivedResponse(request.url, statusCode: head.statusCode))
         if let ending = receivedHead(id, &head) { return ending }
         let limit = configuration.maximumResponseSize
         for try await piece in response.body {
@@ -238,8 +255,11 @@ extension AsyncHTTPClientImageLoader {
     }
 
     /// Applies an attempt's end: completes, waits for a retry, or fails every caller.
-    private func conclude(_ id: Int, _ ending: Ending) {
-        enum Next { case none, fail([Caller], ImageDownloadError), wait(Duration), deliver([UInt8], ImageDownloadResponse) }
+    private func conclude(_ id: Int, _ ending: Ending, url: URL) {
+        enum Next {
+            case none, fail([Caller], ImageDownloadError), wait(Duration, attempt: Int, ImageDownloadError)
+            case deliver([UInt8], ImageDownloadResponse)
+        }
         let next: Next = state.withLock { state in
             guard let transfer = state.transfers[id] else { return .none }
             var action: TransferStateMachine.Action
@@ -259,9 +279,15 @@ extension AsyncHTTPClientImageLoader {
                 action = result
             }
             switch action {
-            case .wait(let delay, _):
+            case .wait(let delay, let attempt):
                 state.update(id) { $0.phase = .waiting }
-                return .wait(delay)
+                let reason: ImageDownloadError
+                switch ending {
+                case .retry(let failure): reason = failure.error
+                case .failed(let error): reason = error
+                case .restart, .complete: reason = .cancelled
+                }
+                return .wait(delay, attempt: attempt, reason)
             case .complete(let bytes):
                 guard case .complete(let head) = ending else { return .none }
                 if state.joinable[transfer.key] == id { state.joinable[transfer.key] = nil }
@@ -276,8 +302,13 @@ extension AsyncHTTPClientImageLoader {
         case .none:
             return
         case .fail(let callers, let error):
+            instruments.observe(.stopped(url, error: error))
             for caller in callers { caller.complete(.failure(error)) }
-        case .wait(let delay):
+        case .wait(let delay, let attempt, let reason):
+            // A restart (the server ignored the range) is no retry: not counted as one.
+            if case .restart = ending {} else {
+                instruments.observe(.retrying(url, attempt: attempt, delay: delay, error: reason))
+            }
             scheduleRetry(id, after: delay)
         case .deliver(let bytes, let head):
             guard !bytes.isEmpty else {
@@ -285,12 +316,12 @@ extension AsyncHTTPClientImageLoader {
                 return
             }
             guard let transform = configuration.hooks.transformData else {
-                finish(id, bytes: bytes, response: head)
+                finish(id, url: url, bytes: bytes, response: head)
                 return
             }
             track { [self] in
                 do throws(ImageDownloadError) {
-                    finish(id, bytes: try await transform(bytes, head), response: head)
+                    finish(id, url: url, bytes: try await transform(bytes, head), response: head)
                 } catch {
                     for caller in state.withLock({ $0.remove(id)?.orderedCallers ?? [] }) { caller.complete(.failure(error)) }
                 }
@@ -298,8 +329,10 @@ extension AsyncHTTPClientImageLoader {
         }
     }
 
-    private func finish(_ id: Int, bytes: [UInt8], response: ImageDownloadResponse) {
+    private func finish(_ id: Int, url: URL, bytes: [UInt8], response: ImageDownloadResponse) {
         let callers = state.withLock { $0.remove(id)?.orderedCallers ?? [] }
+        instruments.observe(.stopped(url, error: nil))
+        if !bytes.isEmpty { instruments.delivered(url, bytes: bytes.count) }
         let result = ImageDownloadResult(bytes: bytes, response: response)
         for caller in callers { caller.complete(bytes.isEmpty ? .failure(.emptyBody) : .success(result)) }
     }

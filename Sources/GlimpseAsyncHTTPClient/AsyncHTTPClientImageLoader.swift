@@ -36,7 +36,8 @@ import GlimpseCache
 /// `https`), `addressPolicy`, `hostResolver`, `maximumRedirects`, `transferDeadline`
 /// (the deadline of each attempt, 5 minutes when `nil`), `timeout` (the idle timeout,
 /// or the request's), `minimumTransferRate`, `hooks.validateResponse` and
-/// `hooks.transformData`. The loader keeps the idle timeout and the minimum rate
+/// `hooks.transformData`, `logger` and `metricsFactory` (the same log records and metrics
+/// as ``ImageDownloader``'s: ``GlimpseObservability/MetricName``). The loader keeps the idle timeout and the minimum rate
 /// itself, per request, as ``ImageDownloader`` does: the client's `timeout.read` is one
 /// value for every request, and a trickling origin never trips it. The URLSession-only
 /// fields (session configuration, `hooks.modifyRequest`, cookies, the notification
@@ -57,6 +58,9 @@ public final class AsyncHTTPClientImageLoader: ImageDataLoading {
     public let client: HTTPClient
     public let configuration: ImageDownloader.Configuration
     let state: Lock<State>
+    /// The configuration's logger and metrics factory, fed as ``ImageDownloader`` feeds
+    /// them: the same records and metric names, so a dashboard does not care which loader ran.
+    let instruments: DownloaderInstruments
 
     /// - Parameters:
     ///   - client: the client to send requests with; see the type's notes on redirects.
@@ -64,6 +68,7 @@ public final class AsyncHTTPClientImageLoader: ImageDataLoading {
     public init(client: HTTPClient, configuration: ImageDownloader.Configuration = ImageDownloader.Configuration()) {
         self.client = client
         self.configuration = configuration
+        instruments = DownloaderInstruments(logger: configuration.logger, metrics: configuration.metricsFactory)
         state = Lock(State(queue: DownloadQueue(maximumConcurrent: configuration.maximumConcurrentDownloads,
                                                  order: configuration.executionOrder),
                             resumables: ResumableDataStore(limits: configuration.resumption)))
@@ -74,6 +79,7 @@ public final class AsyncHTTPClientImageLoader: ImageDataLoading {
     public func loadData(for request: ImageDownloadRequest, handlers: ImageDataLoadingHandlers) -> any ImageDataLoadingTask {
         let gate = CallerGate()
         if let refusal = refusal(of: request) {
+            instruments.refused(request.url, redirect: false, refusal)
             Self.completeSoon(gate, handlers, .failure(refusal))
             return LoadTask(caller: nil, loader: self)
         }

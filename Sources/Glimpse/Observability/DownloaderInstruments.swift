@@ -5,10 +5,10 @@ import GlimpseCache
 
 /// The downloader's logger and metrics, fed from the one place every transfer event
 /// passes (``ImageDownloader/emit(_:)``) and from the queue's slot changes.
-final class DownloaderInstruments: Sendable {
-    let logger: Logger
+package final class DownloaderInstruments: Sendable {
+    package let logger: Logger
     /// False for the no-op metrics factory: the queue's figures are then not read (a lock each).
-    let reportsQueue: Bool
+    package let reportsQueue: Bool
     private let factory: any MetricsFactory
     private let downloadedBytes: Counter
     private let inFlight: Gauge
@@ -19,7 +19,7 @@ final class DownloaderInstruments: Sendable {
     /// set, but which retried statuses occur depends on the origins).
     private let retries = Lock<[String: Counter]>([:])
 
-    init(logger: Logger, metrics factory: any MetricsFactory) {
+    package init(logger: Logger, metrics factory: any MetricsFactory) {
         self.logger = logger
         self.factory = factory
         reportsQueue = !(factory is NOOPMetricsHandler)
@@ -41,13 +41,13 @@ final class DownloaderInstruments: Sendable {
     }
 
     /// The queue after a change: transfers holding a slot, and those waiting for one.
-    func queue(running: Int, pending: Int) {
+    package func queue(running: Int, pending: Int) {
         inFlight.record(running)
         queued.record(pending)
     }
 
     /// Logs and counts what an event says about the transfer.
-    func observe(_ event: ImageDownloadEvent) {
+    package func observe(_ event: ImageDownloadEvent) {
         typealias Key = GlimpseObservability.MetadataKey
         switch event {
         case .started(let url):
@@ -83,7 +83,7 @@ final class DownloaderInstruments: Sendable {
     }
 
     /// A body delivered to callers: its bytes count as downloaded.
-    func delivered(_ url: URL, bytes: Int) {
+    package func delivered(_ url: URL, bytes: Int) {
         downloadedBytes.increment(by: Int64(bytes))
         logger.trace("transfer finished", metadata: [
             GlimpseObservability.MetadataKey.url: "\(GlimpseObservability.redacted(url))",
@@ -92,7 +92,7 @@ final class DownloaderInstruments: Sendable {
     }
 
     /// An attempt that asks for the rest of a partial body (RFC 9110 §14.2, §13.1.5).
-    func resuming(_ url: URL, range: String) {
+    package func resuming(_ url: URL, range: String) {
         resumptions.increment()
         logger.debug("resuming transfer", metadata: [
             GlimpseObservability.MetadataKey.url: "\(GlimpseObservability.redacted(url))",
@@ -101,7 +101,7 @@ final class DownloaderInstruments: Sendable {
     }
 
     /// A request or redirect the address policy or the redirect checks refused.
-    func refused(_ url: URL, redirect: Bool, _ error: ImageDownloadError) {
+    package func refused(_ url: URL, redirect: Bool, _ error: ImageDownloadError) {
         refusals.increment()
         logger.debug(redirect ? "redirect refused" : "request refused", metadata: [
             GlimpseObservability.MetadataKey.url: "\(GlimpseObservability.redacted(url))",
