@@ -170,9 +170,8 @@ extension JPEG.Decoder {
     /// bookkeeping", which a scan cut short by the end of the file is), and the output is
     /// exactly that of the full store. A file fed in pieces keeps the full store.
     func storesDCOnly(_ layout: JPEG.Layout) -> Bool {
-        guard options.skipsUnusedScans, layout.components.contains(where: { $0.blockSize == 1 }),
-              input.count >= 2, input[input.count - 2] == 0xFF, input[input.count - 1] == JPEG.Marker.eoi else { return false }
-        return true
+        options.skipsUnusedScans && layout.components.contains { $0.blockSize == 1 }
+            && input.count >= 2 && input[input.count - 2] == 0xFF && input[input.count - 1] == JPEG.Marker.eoi
     }
 
     mutating func startScan(_ body: ArraySlice<UInt8>) throws(ImageDecodingError) {

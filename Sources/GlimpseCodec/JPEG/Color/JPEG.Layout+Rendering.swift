@@ -25,37 +25,25 @@ extension JPEG.Layout {
     func transform(mcuRow: Int, coefficients: UnsafePointer<Int16>, quantTables: UnsafePointer<Int32>,
                    quantTables16: UnsafePointer<Int16>,
                    planes: UnsafeMutablePointer<UInt8>, workspace: UnsafeMutablePointer<Int32>) {
-        for c in components.indices {
-            transform(component: c, mcuRow: mcuRow, coefficients: coefficients, quantTables: quantTables,
-                      quantTables16: quantTables16, planes: planes, workspace: workspace)
-        }
-    }
-
-    /// Transforms the blocks of component `c` in MCU row `mcuRow` (see above).
-    func transform(component c: Int, mcuRow: Int, coefficients: UnsafePointer<Int16>, quantTables: UnsafePointer<Int32>,
-                   quantTables16: UnsafePointer<Int16>,
-                   planes: UnsafeMutablePointer<UInt8>, workspace: UnsafeMutablePointer<Int32>) {
-        let component = components[c]
-        let quant = quantTables + c * 64, quant16 = quantTables16 + c * 64
-        let size = component.blockSize
-        let stride = component.coefficientStride
-        for by in (mcuRow * component.v)..<((mcuRow + 1) * component.v) {
-            var y = by * size
-            if component.ringRows > 0 { y %= component.ringRows }
-            let row = coefficients + component.coefficientOffset + by * component.blocksPerLine * stride
-            let out = planes + component.planeOffset + y * component.planeStride
-            if stride == 1 {
-                // DC-only store: its AC scans were skipped, so every block is DC-only, which
-                // `transformBlock` sends to `dcOnlyValue` too.
-                let q0 = quant[0]
-                for bx in 0..<component.blocksPerLine {
-                    out[bx] = JPEG.IDCT.dcOnlyValue(Int32(row[bx]), q0, size: 1)
+        for (c, component) in components.enumerated() {
+            let quant = quantTables + c * 64, quant16 = quantTables16 + c * 64
+            let size = component.blockSize
+            let stride = component.coefficientStride
+            for by in (mcuRow * component.v)..<((mcuRow + 1) * component.v) {
+                var y = by * size
+                if component.ringRows > 0 { y %= component.ringRows }
+                let row = coefficients + component.coefficientOffset + by * component.blocksPerLine * stride
+                let out = planes + component.planeOffset + y * component.planeStride
+                if stride == 1 {
+                    // DC-only store: its AC scans were skipped, so every block is DC-only, which
+                    // `transformBlock` sends to `dcOnlyValue` too.
+                    for bx in 0..<component.blocksPerLine { out[bx] = JPEG.IDCT.dcOnlyValue(Int32(row[bx]), quant[0], size: 1) }
+                    continue
                 }
-                continue
-            }
-            for bx in 0..<component.blocksPerLine {
-                JPEG.IDCT.transformBlock(row + bx * 64, quant: quant, quant16: quant16, size: size, out: out + bx * size,
-                                         stride: component.planeStride, workspace: workspace, scratch: workspace + 64)
+                for bx in 0..<component.blocksPerLine {
+                    JPEG.IDCT.transformBlock(row + bx * 64, quant: quant, quant16: quant16, size: size, out: out + bx * size,
+                                             stride: component.planeStride, workspace: workspace, scratch: workspace + 64)
+                }
             }
         }
     }
