@@ -37,7 +37,7 @@ let package = Package(
         .target(
             name: "GlimpseCodec",
             dependencies: ["CZlib"],
-            exclude: ["AVIF/README.md", "Color/README.md", "GIF/README.md", "JPEG/README.md", "PNG/README.md", "WebP/README.md"]
+            exclude: ["AVIF/README.md", "AVIF/AV1/Tables/generate-tables.py", "Color/README.md", "GIF/README.md", "JPEG/README.md", "PNG/README.md", "WebP/README.md"]
         ),
         .target(name: "GlimpseCache"),
         .target(
