@@ -5,7 +5,8 @@ import GlimpseCache
 
 /// An ``ImageDataLoading`` on a caller-given AsyncHTTPClient `HTTPClient`: for a
 /// server that already runs one (Vapor's, Hummingbird's), so that image downloads
-/// share its event loops and connection pools, speak HTTP/2, and need no libcurl.
+/// share its event loops and connection pools, speak HTTP/2, and do not go through libcurl
+/// (a program still links libcurl, through `Glimpse`'s URLSession downloader).
 ///
 /// ```swift
 /// import AsyncHTTPClient
