@@ -39,7 +39,8 @@ extension AsyncHTTPClientImageLoader {
     enum Ending {
         case failed(ImageDownloadError)
         case retry(TransferFailure)
-        case restart
+        /// The range answer (`status`) cannot continue the stored bytes: again, whole.
+        case restart(status: Int)
         case complete(ImageDownloadResponse)
     }
 
@@ -58,7 +59,6 @@ extension AsyncHTTPClientImageLoader {
             return headers.map { (transfer.request, $0) }
         }
         guard let (request, attemptHeaders) = prepared else { return }
-        instruments.observe(.started(request.url))
         if let range = attemptHeaders.first(where: { $0.key.caseInsensitiveCompare("Range") == .orderedSame }) {
             instruments.resuming(request.url, range: range.value)
         }
@@ -100,6 +100,8 @@ extension AsyncHTTPClientImageLoader {
                 instruments.refused(url, redirect: hops > 0, refusal)
                 return .failed(refusal)
             }
+            // As ImageDownloader's: once the address check let the attempt connect.
+            if hops == 0 { emit(.started(request.url)) }
             response = try await client.execute(makeRequest(request, url: url, attemptHeaders: attemptHeaders),
                                                 deadline: deadline)
             guard Self.redirectStatuses.contains(response.status.code),
@@ -111,7 +113,8 @@ extension AsyncHTTPClientImageLoader {
                 return .failed(refusal)
             }
             state.withLock { $0.update(id) { $0.lastActivity = .now } }
-            instruments.observe(.redirected(url, to: target, statusCode: Int(response.status.code), hop: hops))
+            // From the transfer's URL, as every event of the transfer (ImageDownloader's too).
+            emit(.redirected(request.url, to: target, statusCode: Int(response.status.code), hop: hops))
             url = target
         }
         // A client that followed redirects itself: every hop is checked after the fact.
@@ -127,7 +130,8 @@ extension AsyncHTTPClientImageLoader {
             url = hopURL
         }
         var head = Self.response(response, url: response.url ?? url)
-        instruments.observe(.receivedResponse(request.url, statusCode: head.statusCode))
+        // The final head's URL, as URLSession's response has it.
+        emit(.receivedResponse(head.url ?? request.url, statusCode: head.statusCode))
         if let ending = receivedHead(id, &head) { return ending }
         let limit = configuration.maximumResponseSize
         for try await piece in response.body {
@@ -183,7 +187,7 @@ extension AsyncHTTPClientImageLoader {
         }
         switch action {
         case nil: return .failed(.cancelled)
-        case .restart?: return .restart
+        case .restart?: return .restart(status: head.statusCode)
         case .fail(let error)?: return .failed(error)
         case .proceed?, .wait?, .complete?: break
         }
@@ -217,11 +221,13 @@ extension AsyncHTTPClientImageLoader {
     /// Applies an attempt's end: completes, waits for a retry, or fails every caller.
     private func conclude(_ id: Int, _ ending: Ending, url: URL) {
         enum Next {
+            /// Every caller left (or shutdown removed the transfer) while the attempt ran.
+            case abandoned
             case none, fail([Caller], ImageDownloadError), wait(Duration, attempt: Int, ImageDownloadError)
             case deliver([UInt8], ImageDownloadResponse)
         }
         let next: Next = state.withLock { state in
-            guard let transfer = state.transfers[id] else { return .none }
+            guard let transfer = state.transfers[id] else { return .abandoned }
             var action: TransferStateMachine.Action
             switch ending {
             case .failed(let error):
@@ -245,7 +251,9 @@ extension AsyncHTTPClientImageLoader {
                 switch ending {
                 case .retry(let failure): reason = failure.error
                 case .failed(let error): reason = error
-                case .restart, .complete: reason = .cancelled
+                // What ImageDownloader reports for a restart: the answer that forced it.
+                case .restart(let status): reason = .badStatus(status)
+                case .complete: reason = .cancelled
                 }
                 return .wait(delay, attempt: attempt, reason)
             case .complete(let bytes):
@@ -258,19 +266,24 @@ extension AsyncHTTPClientImageLoader {
                 return .fail(state.remove(id)?.orderedCallers ?? [], .cancelled)
             }
         }
+        // The events at the steps ImageDownloader reports them: each attempt's end, then
+        // what follows it (a retry, the bytes, or nothing more).
         switch next {
         case .none:
             return
+        case .abandoned:
+            emit(.stopped(url, error: .cancelled))
         case .fail(let callers, let error):
-            instruments.observe(.stopped(url, error: error))
+            emit(.stopped(url, error: error))
             for caller in callers { caller.complete(.failure(error)) }
         case .wait(let delay, let attempt, let reason):
-            // A restart (the server ignored the range) is no retry: not counted as one.
-            if case .restart = ending {} else {
-                instruments.observe(.retrying(url, attempt: attempt, delay: delay, error: reason))
-            }
+            // A restart (the range answer could not continue the bytes) too, as
+            // ImageDownloader reports it: a retry at once, with the same attempt number.
+            emit(.stopped(url, error: reason))
+            emit(.retrying(url, attempt: attempt, delay: delay, error: reason))
             scheduleRetry(id, after: delay)
         case .deliver(let bytes, let head):
+            emit(.stopped(url, error: nil))
             guard !bytes.isEmpty else {
                 for caller in state.withLock({ $0.remove(id)?.orderedCallers ?? [] }) { caller.complete(.failure(.emptyBody)) }
                 return
@@ -290,11 +303,16 @@ extension AsyncHTTPClientImageLoader {
     }
 
     private func finish(_ id: Int, url: URL, bytes: [UInt8], response: ImageDownloadResponse) {
-        let callers = state.withLock { $0.remove(id)?.orderedCallers ?? [] }
-        instruments.observe(.stopped(url, error: nil))
-        if !bytes.isEmpty { instruments.delivered(url, bytes: bytes.count) }
+        guard let callers = state.withLock({ $0.remove(id)?.orderedCallers }) else { return }
+        guard !bytes.isEmpty else {
+            for caller in callers { caller.complete(.failure(.emptyBody)) }
+            return
+        }
+        // Before the completions, so that observers see it before callers move on.
+        emit(.finished(url))
+        instruments.delivered(url, bytes: bytes.count)
         let result = ImageDownloadResult(bytes: bytes, response: response)
-        for caller in callers { caller.complete(bytes.isEmpty ? .failure(.emptyBody) : .success(result)) }
+        for caller in callers { caller.complete(.success(result)) }
     }
 
     /// After the wait, queues the transfer again (unless every caller left). The wait

@@ -5,7 +5,8 @@ import GlimpseCache
 
 /// An ``ImageDataLoading`` on a caller-given AsyncHTTPClient `HTTPClient`: for a
 /// server that already runs one (Vapor's, Hummingbird's), so that image downloads
-/// share its event loops and connection pools, speak HTTP/2, and need no libcurl.
+/// share its event loops and connection pools, speak HTTP/2, and do not go through libcurl
+/// (a program still links libcurl, through `Glimpse`'s URLSession downloader).
 ///
 /// ```swift
 /// import AsyncHTTPClient
@@ -50,6 +51,15 @@ import GlimpseCache
 /// loader still checks every hop of the response's history and fails the load on a
 /// refused one, but cannot prevent that connection.
 ///
+/// **Events.** ``events()`` streams ``ImageDownloadEvent``s as ``ImageDownloader/events()``
+/// does, one sequence per HTTP transfer (coalesced callers share it) and the same at each
+/// step: `started` when an attempt connects (after its address check), `redirected` for
+/// each hop the loader follows, `receivedResponse` with the final head's status, `stopped`
+/// when an attempt ends (with its error, `nil` for a whole body), `retrying` after the
+/// `stopped` of an attempt that will be tried again (a resumed attempt is one whose
+/// `receivedResponse` says `206`), and `finished` before the callers are completed with
+/// the bytes. Any number of observers; ``shutdown()`` finishes every stream.
+///
 /// **Shutdown.** ``shutdown()`` cancels every load, refuses later ones and returns
 /// once every transfer has stopped. The client is the caller's: shut it down after
 /// the loader (and after the pipeline: ``ImagePipeline/shutdown(deadline:)``).
@@ -61,6 +71,8 @@ public final class AsyncHTTPClientImageLoader: ImageDataLoading {
     /// The configuration's logger and metrics factory, fed as ``ImageDownloader`` feeds
     /// them: the same records and metric names, so a dashboard does not care which loader ran.
     let instruments: DownloaderInstruments
+    /// The streams ``events()`` handed out, finished by ``shutdown()``.
+    let observers = DownloadEventObservers()
 
     /// - Parameters:
     ///   - client: the client to send requests with; see the type's notes on redirects.
@@ -106,9 +118,27 @@ public final class AsyncHTTPClientImageLoader: ImageDataLoading {
             let callers = state.removeAll()
             return (callers, Array(state.activeTasks.values))
         }
+        // Before the cancellations, as ``ImageDownloader/invalidate()``: the stops of the
+        // transfers cancelled here are not reported.
+        observers.finish()
         for caller in callers { caller.complete(.failure(.cancelled)) }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
+    }
+
+    // MARK: - Events
+
+    /// A stream of transfer events, from now until ``shutdown()`` or until the stream is
+    /// dropped: the same events, at the same steps, as ``ImageDownloader/events()``.
+    /// Each call makes a stream of its own; a stream made after ``shutdown()`` is finished.
+    public func events() -> AsyncStream<ImageDownloadEvent> {
+        observers.makeStream()
+    }
+
+    /// Logs and counts `event` (``DownloaderInstruments``), then hands it to the streams.
+    func emit(_ event: ImageDownloadEvent) {
+        instruments.observe(event)
+        observers.yield(event)
     }
 
     // MARK: - Queue

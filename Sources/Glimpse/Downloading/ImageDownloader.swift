@@ -3,7 +3,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 import GlimpseCache
 
 /// Downloads images over URLSession: a bounded, prioritised queue; concurrent
@@ -31,9 +30,8 @@ public final class ImageDownloader: Sendable {
     /// For requests with ``ImageDownloadRequest/Options/handleCookies``.
     let cookieSession: URLSession
     let state: Lock<State>
-    /// How many event streams are open, readable without the state lock:
-    /// ``emit(_:)`` runs several times per transfer and usually has no observer.
-    let observerCount = Atomic<Int>(0)
+    /// The streams ``events()`` handed out, finished by ``invalidate()``.
+    let observers = DownloadEventObservers()
     let callbacks = DispatchQueue(label: "Glimpse.ImageDownloader.callbacks")
     /// URLSession's delegate events, in the order URLSession reports them,
     /// except those ``handlesEventsInline`` lets run where they are reported.
@@ -82,8 +80,6 @@ public final class ImageDownloader: Sendable {
         /// per session, hence object identity); an entry lives until the task
         /// completes, which is when its slot is freed.
         var transferOfTask: [ObjectIdentifier: TaskEntry] = [:]
-        var observers: [Int: AsyncStream<ImageDownloadEvent>.Continuation] = [:]
-        var nextObserver = 0
         var isInvalidated = false
         /// Callers whose completion has not run yet and who did not cancel:
         /// progress and partial images go only to these. Kept apart from the
@@ -299,14 +295,9 @@ public final class ImageDownloader: Sendable {
     /// ``ImageDownloadError/cancelled``); then invalidates the sessions, in the
     /// background (URLSession waits for its work queue to do so).
     public func invalidate() {
-        let observers = state.withLock { state in
-            state.isInvalidated = true
-            defer {
-                state.observers = [:]
-                observerCount.store(0, ordering: .releasing)
-            }
-            return Array(state.observers.values)
-        }
+        state.withLock { $0.isInvalidated = true }
+        // First: the stops of the transfers cancelled here are not reported.
+        observers.finish()
         cancelAll()
         // After every launch already queued there: each later one sees `isInvalidated`
         // and creates no task (corelibs traps on a task of an invalidated session).
@@ -314,33 +305,12 @@ public final class ImageDownloader: Sendable {
             session.invalidateAndCancel()
             cookieSession.invalidateAndCancel()
         }
-        for observer in observers { observer.finish() }
     }
 
     /// A stream of transfer events, from now until the downloader is invalidated
     /// or the stream is dropped.
     public func events() -> AsyncStream<ImageDownloadEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ImageDownloadEvent.self)
-        let registered: Int? = state.withLock { state in
-            guard !state.isInvalidated else { return nil }
-            let id = state.nextObserver
-            state.nextObserver += 1
-            state.observers[id] = continuation
-            observerCount.store(state.observers.count, ordering: .releasing)
-            return id
-        }
-        guard let registered else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            state.withLock { state in
-                state.observers.removeValue(forKey: registered)
-                observerCount.store(state.observers.count, ordering: .releasing)
-            }
-        }
-        return stream
+        observers.makeStream()
     }
 
     /// Posts the notification before the stream sees the event, so that an
@@ -358,8 +328,6 @@ public final class ImageDownloader: Sendable {
             }
             center.post(name: name, object: self, userInfo: ["url": url])
         }
-        guard observerCount.load(ordering: .acquiring) > 0 else { return }
-        let observers = state.withLock { Array($0.observers.values) }
-        for observer in observers { observer.yield(event) }
+        observers.yield(event)
     }
 }

@@ -39,6 +39,32 @@ struct LoaderArticleTests {
         try await client.shutdown()
     }
 
+    /// "Events"
+    func countRetries(of loader: AsyncHTTPClientImageLoader, logger: Logger) -> Task<Int, Never> {
+        let events = loader.events()
+        return Task {
+            var retries = 0
+            for await event in events {
+                guard case .retrying(let url, let attempt, _, let error) = event else { continue }
+                retries += 1
+                logger.notice("retrying", metadata: ["path": "\(url.path)", "attempt": "\(attempt)", "error": "\(error)"])
+            }
+            return retries
+        }
+    }
+
+    @Test func theEventsCodeRuns() async throws {
+        let harness = try LoaderHarness.make { $0.retryPolicy = RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(10)) }
+        harness.server.setRoute("/flaky.png", .resource(patternBody(5_000), faults: [.status(503, retryAfter: "0")]))
+        let records = LogRecords()
+        let retries = countRetries(of: harness.loader, logger: records.logger(label: "images"))
+        #expect(await harness.load("/flaky.png").value != nil)
+        await harness.loader.shutdown()
+        #expect(await retries.value == 1, "the task ended with the loader's shutdown")
+        #expect(records.all.map(\.message) == ["retrying"])
+        await harness.finish()
+    }
+
     /// A server that loads one image and ends, which ends the group.
     final class OneLoadServer: Service, Sendable {
         let pipeline: ImagePipeline
