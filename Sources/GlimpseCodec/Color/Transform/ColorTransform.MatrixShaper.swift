@@ -1,12 +1,14 @@
 extension ColorTransform {
-    /// The matrix/TRC → sRGB kernel: per-channel linearisation tables, one 3×3
-    /// matrix (source colorants, black point compensation and sRGB's inverse
-    /// colorants folded together) with an offset, then sRGB's encoding table.
+    /// The matrix/TRC → matrix/TRC kernel: per-channel linearisation tables, one 3×3
+    /// matrix (source colorants, black point compensation and the destination's inverse
+    /// colorants folded together) with an offset, then the destination's encoding tables.
     ///
     /// 8-bit samples run in 1.14 fixed point as LittleCMS's `OptimizeMatrixShaper`
-    /// does (256-entry input tables, a 16 385-entry output table), which keeps
-    /// results within rounding of it; 16-bit samples run in `Float` through
-    /// 4 097-entry tables with linear interpolation.
+    /// does (256-entry input tables, 16 385-entry output tables), which keeps
+    /// results within rounding of it. 16-bit samples run in `Float` through
+    /// 4 097-entry tables with linear interpolation; LittleCMS does that (unoptimised)
+    /// only for sources of gamma below 1.6, so ``ColorTransform`` uses this path for
+    /// those alone and resamples the others as LittleCMS does.
     struct MatrixShaper: Sendable {
         /// Linear light in 1.14 fixed point for each 8-bit code, per channel.
         let input8: [[Int]]
@@ -17,12 +19,18 @@ extension ColorTransform {
         let matrix: [Float]
         let offset: [Float]
         let curves: [ICC.Curve]
+        /// The destination's encoding of linear 0…1 in 1.14 steps as 8-bit codes, per channel.
+        let output8: [[UInt8]]
+        /// The destination's encoding of linear light at 4 096 intervals, per channel, for the 16-bit path.
+        let output16: [[Float]]
 
-        init(pipeline: Pipeline, colorants: ICC.Matrix3, curves: [ICC.Curve]) {
+        /// `nil` unless the pipeline's destination is a matrix/TRC RGB profile.
+        init?(pipeline: Pipeline, colorants: ICC.Matrix3, curves: [ICC.Curve]) {
+            guard case .matrixShaper(let inverse, let outputCurves) = pipeline.destination.model else { return nil }
             let scale = pipeline.compensationScale
             let scaled = ICC.Matrix3(rows: colorants.rows.enumerated().map { $0.element * scale[$0.offset] })
-            let combined = SRGB.inverseMatrix * scaled
-            let combinedOffset = SRGB.inverseMatrix * pipeline.compensationOffset
+            let combined = inverse * scaled
+            let combinedOffset = inverse * pipeline.compensationOffset
             let values = combined.rows.flatMap { [$0.x, $0.y, $0.z] }
             matrix14 = values.map(MatrixShaper.fixed14)
             offset14 = [combinedOffset.x, combinedOffset.y, combinedOffset.z].map(MatrixShaper.fixed14)
@@ -30,6 +38,13 @@ extension ColorTransform {
             offset = [Float(combinedOffset.x), Float(combinedOffset.y), Float(combinedOffset.z)]
             input8 = curves.map { curve in (0...255).map { MatrixShaper.fixed14(curve.evaluate(Double($0) / 255)) } }
             self.curves = curves
+            if pipeline.destination.isSRGB {
+                output8 = [[UInt8]](repeating: MatrixShaper.sRGBOutput8, count: 3)
+                output16 = [[Float]](repeating: MatrixShaper.sRGBOutput16, count: 3)
+            } else {
+                output8 = outputCurves.map(MatrixShaper.output8)
+                output16 = outputCurves.map(MatrixShaper.output16)
+            }
         }
 
         /// `x` in 1.14 fixed point, clamped to ±8 so sums of three products cannot overflow.
@@ -38,19 +53,29 @@ extension ColorTransform {
             return Int((min(8, max(-8, x)) * 16384).rounded())
         }
 
-        /// sRGB's encoding of linear 0…1 in 1.14 steps, as 8-bit codes. LittleCMS rounds
+        /// An inverse TRC's encoding of linear 0…1 in 1.14 steps, as 8-bit codes. LittleCMS rounds
         /// to 16 bits first and then to 8 (`FillSecondShaper`); the same double rounding keeps ties alike.
-        static let output8: [UInt8] = (0...16384).map { i in
-            let word = ICC.Curve.quantize(Pipeline.encode(Double(i) / 16384))
-            return UInt8(truncatingIfNeeded: (word &* 65281 &+ 8_388_608) >> 24)
+        static func output8(_ curve: ICC.Curve) -> [UInt8] {
+            (0...16384).map { i in
+                let word = ICC.Curve.quantize(Destination.encode(Double(i) / 16384, curve))
+                return UInt8(truncatingIfNeeded: (word &* 65281 &+ 8_388_608) >> 24)
+            }
         }
 
-        /// sRGB's encoding of linear light at 4 096 intervals, for the 16-bit path.
-        static let output16: [Float] = (0...4096).map { Float(Pipeline.encode(Double($0) / 4096)) }
+        /// An inverse TRC at 4 096 intervals of linear light.
+        static func output16(_ curve: ICC.Curve) -> [Float] {
+            (0...4096).map { Float(Destination.encode(Double($0) / 4096, curve)) }
+        }
+
+        /// sRGB's tables, computed once for every transform to sRGB.
+        static let sRGBOutput8 = output8(SRGB.curve)
+        static let sRGBOutput16 = output16(SRGB.curve)
 
         /// Converts `count` RGBA8 pixels in place; alpha is untouched.
         func apply8(_ pixels: UnsafeMutablePointer<UInt8>, count: Int) {
-            MatrixShaper.output8.withUnsafeBufferPointer { out in
+            output8[0].withUnsafeBufferPointer { outR in
+            output8[1].withUnsafeBufferPointer { outG in
+            output8[2].withUnsafeBufferPointer { outB in
                 input8[0].withUnsafeBufferPointer { tr in
                     input8[1].withUnsafeBufferPointer { tg in
                         input8[2].withUnsafeBufferPointer { tb in
@@ -62,13 +87,15 @@ extension ColorTransform {
                                 let l0 = (m[0] &* r &+ m[1] &* g &+ m[2] &* b &+ o[0] &+ 0x2000) >> 14
                                 let l1 = (m[3] &* r &+ m[4] &* g &+ m[5] &* b &+ o[1] &+ 0x2000) >> 14
                                 let l2 = (m[6] &* r &+ m[7] &* g &+ m[8] &* b &+ o[2] &+ 0x2000) >> 14
-                                p[0] = out[Int(min(16384, max(0, l0)))]
-                                p[1] = out[Int(min(16384, max(0, l1)))]
-                                p[2] = out[Int(min(16384, max(0, l2)))]
+                                p[0] = outR[Int(min(16384, max(0, l0)))]
+                                p[1] = outG[Int(min(16384, max(0, l1)))]
+                                p[2] = outB[Int(min(16384, max(0, l2)))]
                             }
                         }
                     }
                 }
+            }
+            }
             }
         }
 
@@ -82,7 +109,7 @@ extension ColorTransform {
                 let b = MatrixShaper.lerp(tables[2], Float(p[2]) / 65535)
                 for k in 0..<3 {
                     let linear = matrix[3 * k] * r + matrix[3 * k + 1] * g + matrix[3 * k + 2] * b + offset[k]
-                    let encoded = MatrixShaper.lerp(MatrixShaper.output16, linear.isNaN ? 0 : min(1, max(0, linear)))
+                    let encoded = MatrixShaper.lerp(output16[k], linear.isNaN ? 0 : min(1, max(0, linear)))
                     p[k] = UInt16(min(65535, max(0, encoded * 65535 + 0.5)))
                 }
             }

@@ -1,0 +1,110 @@
+extension ColorTransform {
+    /// The output side of a transform: D50 PCS XYZ to device values of an RGB or grey
+    /// profile, read the way LittleCMS reads an output profile (`cmsio1.c`
+    /// `_cmsReadOutputLUT`): the intent's `B2Ax` LUT, else `B2A0` (ICC.1:2022 §9.2.4–9.2.6);
+    /// else, for grey, `kTRC` inverted after picking Y or L* (`BuildGrayOutputPipeline`);
+    /// else the colorant matrix and the `rTRC`/`gTRC`/`bTRC` curves inverted
+    /// (`BuildRGBOutputMatrixShaper`, ICC.1:2022 §F.3).
+    struct Destination: Sendable {
+        enum Model: Sendable {
+            /// PCS XYZ → linear RGB, then one encoding curve per channel (the inverse TRCs).
+            case matrixShaper(ICC.Matrix3, [ICC.Curve])
+            /// Y (or L*/100 with a Lab PCS) through the inverse `kTRC`.
+            case gray(ICC.Curve, lab: Bool)
+            /// A `B2Ax` LUT reading the PCS encoding of §6.3.4.
+            case lut(ICC.LUT, lab: Bool)
+        }
+
+        let model: Model
+        /// 3 for RGB, 1 for grey (written to all three RGBA colour samples).
+        let channels: Int
+        /// Whether the profile is version 4, which makes LittleCMS compensate black
+        /// points for perceptual and saturation (`_cmsLinkProfiles`).
+        let isVersion4: Bool
+        /// `cmsDetectDestinationBlackPoint` for the intent, D50 XYZ.
+        let blackPoint: SIMD3<Double>
+        /// Whether this is sRGB by its colorants and curves (``SRGB/matches(_:)``).
+        let isSRGB: Bool
+
+        /// LittleCMS's own sRGB (`cmsCreate_sRGBProfile`), version 4, black at 0.
+        static let sRGB = Destination(model: .matrixShaper(SRGB.inverseMatrix, [SRGB.curve, SRGB.curve, SRGB.curve]),
+                                      channels: 3, isVersion4: true, blackPoint: .zero, isSRGB: true)
+
+        private init(model: Model, channels: Int, isVersion4: Bool, blackPoint: SIMD3<Double>, isSRGB: Bool) {
+            self.model = model
+            self.channels = channels
+            self.isVersion4 = isVersion4
+            self.blackPoint = blackPoint
+            self.isSRGB = isSRGB
+        }
+
+        /// Reads `profile` as an output profile for `intent`.
+        init(profile: ICC.Profile, intent: ICC.RenderingIntent, neutralBlackPoint: Bool = true) throws(ColorTransformError) {
+            guard ["GRAY", "RGB "].contains(profile.colorSpace), let channels = profile.deviceChannels else {
+                throw .unsupportedColorSpace(profile.colorSpace)
+            }
+            let lab: Bool
+            switch profile.connectionSpace {
+            case "Lab ": lab = true
+            case "XYZ ": lab = false
+            default: throw .unsupportedConnectionSpace(profile.connectionSpace)
+            }
+            if let lut = profile.pcsToDevice[intent.rawValue] ?? profile.pcsToDevice[0] {
+                model = .lut(lut, lab: lab)
+            } else if channels == 1, let curve = profile.grayCurve {
+                model = .gray(curve, lab: lab)
+            } else if channels == 3, let colorants = profile.colorants, let curves = profile.transferCurves {
+                let m = ICC.Matrix3(columns: colorants.red.vector, colorants.green.vector, colorants.blue.vector)
+                guard let inverse = m.inverse else { throw .singularMatrix }
+                model = .matrixShaper(inverse, [curves.red, curves.green, curves.blue])
+            } else {
+                throw .missingTags
+            }
+            self.channels = channels
+            isVersion4 = profile.version.major >= 4
+            isSRGB = SRGB.matches(profile)
+            // `cmsDetectDestinationBlackPoint`: version 4 profiles for perceptual and saturation
+            // have the fixed perceptual black (matrix/TRC ones their darkest colorant); profiles
+            // without a LUT for the intent are handled as inputs (`cmsDetectBlackPoint`). For a
+            // LUT-based destination otherwise LittleCMS fits the black from an L* round trip;
+            // Glimpse takes the darkest colorant there too (see the README).
+            blackPoint = Pipeline.blackPoint(profile, intent, neutral: neutralBlackPoint)
+        }
+
+        /// D50 PCS XYZ to device values, each 0…1 (grey repeated in all three).
+        func encode(_ xyz: SIMD3<Double>) -> SIMD3<Double> {
+            switch model {
+            case .matrixShaper(let inverse, let curves):
+                let linear = inverse * xyz
+                return SIMD3(Destination.encode(linear.x, curves[0]), Destination.encode(linear.y, curves[1]),
+                             Destination.encode(linear.z, curves[2]))
+            case .gray(let curve, let lab):
+                let y = lab ? ICC.XYZ.toLab(xyz).x / 100 : xyz.y
+                let v = Destination.encode(y, curve)
+                return SIMD3(v, v, v)
+            case .lut(let lut, let lab):
+                var input: [Double]
+                if lab {
+                    let l = ICC.XYZ.toLab(xyz)
+                    // §6.3.4.2; mft2 keeps version 2's 0xFF00 for L* = 100.
+                    let scale = lut.isLabVersion2Encoding ? 65280.0 / 65535 : 1
+                    input = [l.x / 100 * scale, (l.y + 128) / 255 * scale, (l.z + 128) / 255 * scale]
+                } else {
+                    // §6.3.4.3: u1Fixed15, 1.0 is 0x8000.
+                    input = [xyz.x, xyz.y, xyz.z].map { $0 * 32768 / 65535 }
+                }
+                input = input.map { $0.isNaN ? 0 : min(1, max(0, $0)) }
+                let v = lut.evaluate(input)
+                guard let first = v.first else { return .zero }
+                let device = v.count >= 3 ? SIMD3(v[0], v[1], v[2]) : SIMD3(first, first, first)
+                // NaN from a degenerate LUT as 0.
+                return SIMD3(device.x.isNaN ? 0 : device.x, device.y.isNaN ? 0 : device.y, device.z.isNaN ? 0 : device.z)
+            }
+        }
+
+        /// A linear value through an inverse TRC, clamped to 0…1 first as LittleCMS's curve stages clamp.
+        static func encode(_ linear: Double, _ curve: ICC.Curve) -> Double {
+            linear.isNaN ? 0 : curve.inverse(min(1, max(0, linear)))
+        }
+    }
+}
