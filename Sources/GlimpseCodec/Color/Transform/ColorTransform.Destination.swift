@@ -8,9 +8,9 @@ extension ColorTransform {
     struct Destination: Sendable {
         enum Model: Sendable {
             /// PCS XYZ → linear RGB, then one encoding curve per channel (the inverse TRCs).
-            case matrixShaper(ICC.Matrix3, [ICC.Curve])
+            case matrixShaper(ICC.Matrix3, [OutputCurve])
             /// Y (or L*/100 with a Lab PCS) through the inverse `kTRC`.
-            case gray(ICC.Curve, lab: Bool)
+            case gray(OutputCurve, lab: Bool)
             /// A `B2Ax` LUT reading the PCS encoding of §6.3.4.
             case lut(ICC.LUT, lab: Bool)
         }
@@ -27,7 +27,7 @@ extension ColorTransform {
         let isSRGB: Bool
 
         /// LittleCMS's own sRGB (`cmsCreate_sRGBProfile`), version 4, black at 0.
-        static let sRGB = Destination(model: .matrixShaper(SRGB.inverseMatrix, [SRGB.curve, SRGB.curve, SRGB.curve]),
+        static let sRGB = Destination(model: .matrixShaper(SRGB.inverseMatrix, [OutputCurve](repeating: OutputCurve(SRGB.curve), count: 3)),
                                       channels: 3, isVersion4: true, blackPoint: .zero, isSRGB: true)
 
         private init(model: Model, channels: Int, isVersion4: Bool, blackPoint: SIMD3<Double>, isSRGB: Bool) {
@@ -52,11 +52,11 @@ extension ColorTransform {
             if let lut = profile.pcsToDevice[intent.rawValue] ?? profile.pcsToDevice[0] {
                 model = .lut(lut, lab: lab)
             } else if channels == 1, let curve = profile.grayCurve {
-                model = .gray(curve, lab: lab)
+                model = .gray(OutputCurve(curve), lab: lab)
             } else if channels == 3, let colorants = profile.colorants, let curves = profile.transferCurves {
                 let m = ICC.Matrix3(columns: colorants.red.vector, colorants.green.vector, colorants.blue.vector)
                 guard let inverse = m.inverse else { throw .singularMatrix }
-                model = .matrixShaper(inverse, [curves.red, curves.green, curves.blue])
+                model = .matrixShaper(inverse, [curves.red, curves.green, curves.blue].map(OutputCurve.init))
             } else {
                 throw .missingTags
             }
@@ -76,11 +76,10 @@ extension ColorTransform {
             switch model {
             case .matrixShaper(let inverse, let curves):
                 let linear = inverse * xyz
-                return SIMD3(Destination.encode(linear.x, curves[0]), Destination.encode(linear.y, curves[1]),
-                             Destination.encode(linear.z, curves[2]))
+                return SIMD3(curves[0].encode(linear.x), curves[1].encode(linear.y), curves[2].encode(linear.z))
             case .gray(let curve, let lab):
                 let y = lab ? ICC.XYZ.toLab(xyz).x / 100 : xyz.y
-                let v = Destination.encode(y, curve)
+                let v = curve.encode(y)
                 return SIMD3(v, v, v)
             case .lut(let lut, let lab):
                 var input: [Double]
@@ -102,9 +101,72 @@ extension ColorTransform {
             }
         }
 
-        /// A linear value through an inverse TRC, clamped to 0…1 first as LittleCMS's curve stages clamp.
-        static func encode(_ linear: Double, _ curve: ICC.Curve) -> Double {
-            linear.isNaN ? 0 : curve.inverse(min(1, max(0, linear)))
+    }
+}
+
+extension ColorTransform.Destination {
+    /// A TRC used backwards, as LittleCMS's `cmsReverseToneCurve` turns it around: a `para`
+    /// or gamma curve analytically (its negative function type), a table into a new
+    /// 4 096-entry table (`cmsReverseToneCurveEx`), read like every 16-bit table.
+    struct OutputCurve: Sendable {
+        let forward: ICC.Curve
+        /// The reversed table, for `curv` tables.
+        let reversed: ICC.Curve?
+
+        init(_ curve: ICC.Curve) {
+            forward = curve
+            if case .table(let entries) = curve, entries.count >= 2 {
+                reversed = .table(OutputCurve.reverse(entries, samples: 4096))
+            } else {
+                reversed = nil
+            }
+        }
+
+        /// A linear value 0…1 (clamped first, as LittleCMS's curve stages clamp) to the device value.
+        func encode(_ linear: Double) -> Double {
+            guard !linear.isNaN else { return 0 }
+            let x = min(1, max(0, linear))
+            if let reversed { return reversed.evaluate(x) }
+            return forward.inverse(x)
+        }
+
+        /// `cmsReverseToneCurveEx`: for each of `samples` equally spaced outputs, the interval of
+        /// the table holding it (searched from the top for a rising table, as `GetInterval` does)
+        /// and the linear interpolation across it; an output no interval holds keeps the
+        /// previous interval's line, a flat interval its upper end.
+        static func reverse(_ table: [UInt16], samples: Int) -> [UInt16] {
+            let last = table.count - 1
+            let ascending = table[0] <= table[last]
+            var a = 0.0, b = 0.0
+            var result = [UInt16](repeating: 0, count: samples)
+            for i in 0..<samples {
+                let y = Double(i) * 65535 / Double(samples - 1)
+                if let j = interval(y, table) {
+                    let x1 = Double(table[j]), x2 = Double(table[j + 1])
+                    let y1 = Double(j) * 65535 / Double(last), y2 = Double(j + 1) * 65535 / Double(last)
+                    if x1 == x2 {
+                        result[i] = UInt16(ICC.Curve.quantize((ascending ? y2 : y1) / 65535))
+                        continue
+                    }
+                    a = (y2 - y1) / (x2 - x1)
+                    b = y2 - a * x2
+                }
+                result[i] = UInt16(ICC.Curve.quantize((a * y + b) / 65535))
+            }
+            return result
+        }
+
+        /// `GetInterval`: the last interval holding `y` for an overall rising table, the first for a falling one.
+        private static func interval(_ y: Double, _ table: [UInt16]) -> Int? {
+            let last = table.count - 1
+            func holds(_ i: Int) -> Bool {
+                let y0 = Double(table[i]), y1 = Double(table[i + 1])
+                return y0 <= y1 ? (y >= y0 && y <= y1) : (y >= y1 && y <= y0)
+            }
+            if table[0] < table[last] {
+                return stride(from: last - 1, through: 0, by: -1).first(where: holds)
+            }
+            return (0..<last).first(where: holds)
         }
     }
 }
