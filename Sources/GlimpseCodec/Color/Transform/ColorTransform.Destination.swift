@@ -72,13 +72,19 @@ extension ColorTransform {
         }
 
         /// D50 PCS XYZ to device values, each 0…1 (grey repeated in all three).
+        ///
+        /// What enters the last curves (or the LUT) is rounded to `Float` first: LittleCMS's
+        /// sampler (`XFormSampler16` → `cmsPipelineEvalFloat`) hands `Float` between stages,
+        /// and a 16-bit table curve then quantises it to 16 bits, so a value on a rounding
+        /// edge lands on the same word in both, instead of one word apart (which the steep
+        /// shadow end of an inverse TRC, or a `B2Ax` grid, turns into several output steps).
         func encode(_ xyz: SIMD3<Double>) -> SIMD3<Double> {
             switch model {
             case .matrixShaper(let inverse, let curves):
-                let linear = inverse * xyz
+                let linear = SIMD3<Double>(SIMD3<Float>(inverse * xyz))
                 return SIMD3(curves[0].encode(linear.x), curves[1].encode(linear.y), curves[2].encode(linear.z))
             case .gray(let curve, let lab):
-                let y = lab ? ICC.XYZ.toLab(xyz).x / 100 : xyz.y
+                let y = Double(Float(lab ? ICC.XYZ.toLab(xyz).x / 100 : xyz.y))
                 let v = curve.encode(y)
                 return SIMD3(v, v, v)
             case .lut(let lut, let lab):
@@ -92,7 +98,7 @@ extension ColorTransform {
                     // §6.3.4.3: u1Fixed15, 1.0 is 0x8000.
                     input = [xyz.x, xyz.y, xyz.z].map { $0 * 32768 / 65535 }
                 }
-                input = input.map { $0.isNaN ? 0 : min(1, max(0, $0)) }
+                input = input.map { $0.isNaN ? 0 : Double(Float(min(1, max(0, $0)))) }
                 let v = lut.evaluate(input)
                 guard let first = v.first else { return .zero }
                 let device = v.count >= 3 ? SIMD3(v[0], v[1], v[2]) : SIMD3(first, first, first)

@@ -49,7 +49,10 @@ extension ColorTransform {
         func pcs(_ device: [Double]) -> SIMD3<Double> {
             switch source {
             case .matrixShaper(let m, let curves):
-                return m * SIMD3(curves[0].evaluate(device[0]), curves[1].evaluate(device[1]), curves[2].evaluate(device[2]))
+                // Stage outputs in `Float`, as `cmsPipelineEvalFloat` passes them (see ``Destination/encode(_:)``).
+                let linear = SIMD3(Float(curves[0].evaluate(device[0])), Float(curves[1].evaluate(device[1])),
+                                   Float(curves[2].evaluate(device[2])))
+                return m * SIMD3<Double>(linear)
             case .gray(let curve, let lab):
                 let y = curve.evaluate(device[0])
                 return lab ? ICC.XYZ.fromLab(y * 100, 0, 0) : ICC.XYZ.d50.vector * y
@@ -68,7 +71,15 @@ extension ColorTransform {
 
         /// Device values to the destination's device values, each 0…1 (grey repeated in all three).
         func evaluate(_ device: [Double]) -> SIMD3<Double> {
-            destination.encode(pcs(device) * compensationScale + compensationOffset)
+            let xyz = pcs(device)
+            guard compensationScale != SIMD3(1, 1, 1) || compensationOffset != .zero else { return destination.encode(xyz) }
+            // LittleCMS's compensation is a matrix stage with an offset, which `_MultiplyMatrix` does not
+            // join with its neighbours: the XYZ before and after it pass between stages as `Float`, in
+            // the 1.15 encoding (§6.3.4.3). Rounding the same way keeps 16-bit results on the same words.
+            let k = 32768.0 / 65535
+            let before = SIMD3<Double>(SIMD3<Float>(xyz * k))
+            let after = SIMD3<Double>(SIMD3<Float>(before * compensationScale + compensationOffset * k))
+            return destination.encode(after / k)
         }
 
         private static func source(_ profile: ICC.Profile, _ intent: ICC.RenderingIntent) throws(ColorTransformError) -> Source {
