@@ -39,7 +39,10 @@ enum ProfileToProfileReference {
     /// A version 4 RGB profile made only of LUTs (`A2B0`, `B2A0`: `mft2` with 17-point grids
     /// sampled from Adobe RGB's model), since no installed RGB profile has a `B2Ax` tag.
     static let lutRGB = "LUT-RGB.icc"
-    static let generated: [String: [UInt8]] = [lutRGB: lutProfile()]
+    /// The same with an L*a*b* PCS (`B2A0` only, `mft2` in version 2's 16-bit L*a*b* encoding),
+    /// whose grid LittleCMS interpolates trilinearly.
+    static let lutLabRGB = "LUT-Lab-RGB.icc"
+    static let generated: [String: [UInt8]] = [lutRGB: lutProfile(), lutLabRGB: lutProfile(lab: true)]
 
     static let pairs: [Pair] = [
         Pair(source: icc + "colord/AdobeRGB1998.icc", destination: displayP3, intent: .perceptual),
@@ -56,11 +59,12 @@ enum ProfileToProfileReference {
         Pair(source: icc + "ghostscript/default_cmyk.icc", destination: icc + "colord/AdobeRGB1998.icc", intent: .perceptual),
         Pair(source: icc + "colord/ProPhotoRGB.icc", destination: lutRGB, intent: .perceptual),
         Pair(source: icc + "ghostscript/a98.icc", destination: lutRGB, intent: .relativeColorimetric),
+        Pair(source: icc + "ghostscript/a98.icc", destination: lutLabRGB, intent: .relativeColorimetric),
     ]
 
     /// The bytes of ``lutRGB``: A2B0 maps device (r, g, b) to XYZ = M·(r, g, b)^2.2, B2A0 the inverse,
     /// each stored in the u1Fixed15 XYZ encoding of ICC.1:2022 §6.3.4.3.
-    static func lutProfile() -> [UInt8] {
+    static func lutProfile(lab: Bool = false) -> [UInt8] {
         let m = [[0.60974, 0.20528, 0.14919], [0.31111, 0.62567, 0.06322], [0.01947, 0.06087, 0.74457]]
         // The inverse of m, by cofactors.
         let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
@@ -83,7 +87,15 @@ enum ProfileToProfileReference {
                     let node = [a, b, c].map { Double($0) / Double(points - 1) }
                     let linear = node.map { power($0, 2.2) }
                     for row in m { forward.append(word((row[0] * linear[0] + row[1] * linear[1] + row[2] * linear[2]) * 32768 / 65535)) }
-                    let xyz = node.map { $0 * 65535 / 32768 }
+                    var xyz = node.map { $0 * 65535 / 32768 }
+                    if lab {
+                        // Version 2 L*a*b* encoding: 0xFF00 is L* 100 and a*, b* 127 (ICC.1:2001 §6.5.12).
+                        let e = node.map { $0 * 65535 / 65280 }
+                        let l = e[0] * 100, a = e[1] * 255 - 128, b = e[2] * 255 - 128
+                        let fy = (l + 16) / 116, fx = fy + a / 500, fz = fy - b / 200
+                        func f(_ t: Double) -> Double { t > 24.0 / 116 ? t * t * t : 108.0 / 841 * (t - 16.0 / 116) }
+                        xyz = [f(fx) * 0.9642, f(fy), f(fz) * 0.8249]
+                    }
                     for row in inverse {
                         let v = row[0] * xyz[0] + row[1] * xyz[1] + row[2] * xyz[2]
                         backward.append(word(power(min(1, max(0, v)), 1 / 2.2)))
@@ -91,12 +103,10 @@ enum ProfileToProfileReference {
                 }
             }
         }
-        var builder = ICCProfileBuilder()
-        builder.tags = [
-            ("wtpt", ICCProfileBuilder.xyz(0.9642, 1, 0.8249)),
-            ("A2B0", ICCProfileBuilder.mft2(inputs: 3, outputs: 3, points: UInt8(points), samples: forward)),
-            ("B2A0", ICCProfileBuilder.mft2(inputs: 3, outputs: 3, points: UInt8(points), samples: backward)),
-        ]
+        var builder = ICCProfileBuilder(connectionSpace: lab ? "Lab " : "XYZ ")
+        builder.tags = [("wtpt", ICCProfileBuilder.xyz(0.9642, 1, 0.8249))]
+        if !lab { builder.tags.append(("A2B0", ICCProfileBuilder.mft2(inputs: 3, outputs: 3, points: UInt8(points), samples: forward))) }
+        builder.tags.append(("B2A0", ICCProfileBuilder.mft2(inputs: 3, outputs: 3, points: UInt8(points), samples: backward)))
         return builder.build()
     }
 

@@ -92,14 +92,16 @@ extension ColorTransform {
                 if lab {
                     let l = ICC.XYZ.toLab(xyz)
                     // §6.3.4.2; mft2 keeps version 2's 0xFF00 for L* = 100.
+                    // LittleCMS's XYZ → L*a*b* stage hands version 4 encoded `Float`s to the v4 → v2 matrix stage.
                     let scale = lut.isLabVersion2Encoding ? 65280.0 / 65535 : 1
-                    input = [l.x / 100 * scale, (l.y + 128) / 255 * scale, (l.z + 128) / 255 * scale]
+                    input = [l.x / 100, (l.y + 128) / 255, (l.z + 128) / 255].map { Double(Float($0)) * scale }
                 } else {
                     // §6.3.4.3: u1Fixed15, 1.0 is 0x8000.
                     input = [xyz.x, xyz.y, xyz.z].map { $0 * 32768 / 65535 }
                 }
                 input = input.map { $0.isNaN ? 0 : Double(Float(min(1, max(0, $0)))) }
-                let v = lut.evaluate(input)
+                // LittleCMS interpolates L*a*b*-indexed output grids trilinearly (`ChangeInterpolationToTrilinear`).
+                let v = lut.evaluate(input, trilinear: lab)
                 guard let first = v.first else { return .zero }
                 let device = v.count >= 3 ? SIMD3(v[0], v[1], v[2]) : SIMD3(first, first, first)
                 // NaN from a degenerate LUT as 0.
