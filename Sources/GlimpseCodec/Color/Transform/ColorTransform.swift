@@ -28,9 +28,9 @@ public struct ColorTransform: Sendable {
 
     enum Kernel: Sendable {
         case identity
-        /// `resamples16` says whether 16-bit pixels go through a resampled grid instead, as
-        /// LittleCMS's 16-bit transforms do for sources of gamma 1.6 and above.
-        case matrixShaper(MatrixShaper, resamples16: Bool)
+        /// `measuresGamma` says whether 16-bit pixels may skip the resampled grid LittleCMS's
+        /// 16-bit transforms use, for a source of gamma below 1.6 (measured when a 16-bit buffer comes).
+        case matrixShaper(MatrixShaper, measuresGamma: Bool)
         case grid(SampledGrid)
     }
 
@@ -97,7 +97,7 @@ public struct ColorTransform: Sendable {
             if destination.isSRGB, SRGB.matches(source) {
                 kernel = .identity
             } else if let shaper = MatrixShaper(pipeline: pipeline, colorants: colorants, curves: curves) {
-                kernel = .matrixShaper(shaper, resamples16: !ColorTransform.isLowGamma(source))
+                kernel = .matrixShaper(shaper, measuresGamma: ColorTransform.measuresGamma(source))
             } else {
                 kernel = .grid(SampledGrid(pipeline: pipeline))
             }
@@ -128,9 +128,11 @@ public struct ColorTransform: Sendable {
                 guard let base = buffer.baseAddress else { return }
                 shaper.apply8(base, count: count)
             }
-        case (.matrixShaper(_, resamples16: true), .rgba16):
-            apply16(SampledGrid(pipeline: pipeline), &pixels)
-        case (.matrixShaper(let shaper, resamples16: false), .rgba16):
+        case (.matrixShaper(let shaper, let measuresGamma), .rgba16):
+            guard measuresGamma, ColorTransform.isLowGamma(pipeline) else {
+                apply16(SampledGrid(pipeline: pipeline), &pixels)
+                return
+            }
             pixels.bytes.withUnsafeMutableBytes { raw in
                 // rgba16 buffers hold pixelCount × 4 UInt16 samples, 2-byte aligned from the allocator.
                 guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt16.self) else { return }
