@@ -35,7 +35,7 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: "Decode at a reduced scale (1/2, 1/4, 1/8) where the format allows it (JPEG).")
     var scale: ScaleArgument?
 
-    @Option(help: "An embedded ICC profile: kept with the pixels as stored (preserve), or converted to sRGB and dropped (srgb).")
+    @Option(help: "An embedded ICC profile: kept with the pixels as stored (preserve), converted to sRGB and dropped (srgb), or converted to the RGB or grey ICC profile at this path, which the output then carries.")
     var color: ColorArgument = .preserve
 
     @Flag(help: "Fail (exit 1) on any damage instead of recovering from it with a warning.")
@@ -50,7 +50,7 @@ struct DecodeCommand: ParsableCommand {
     func run() throws {
         var options = DecodingOptions(mode: strict ? .strict : .lenient, sampleDepth: depth == 16 ? .preserve : .eightBit)
         if let scale { options.scaleDenominator = scale.denominator }
-        options.colorPolicy = color.policy
+        options.colorPolicy = try color.policy()
         // A .gif output holds every frame (the animation), so it needs them all.
         let writesAnimation = output.map { ($0 as NSString).pathExtension.lowercased() == "gif" } ?? false
         if allFrames == nil, frame == 0, !writesAnimation { options.firstFrameOnly = true }

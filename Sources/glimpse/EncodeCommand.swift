@@ -12,7 +12,8 @@ struct EncodeCommand: ParsableCommand {
         and settings. Transparent pixels are flattened over white unless --ignore-alpha is given. \
         WebP output is lossy (VP8 at --quality, alpha kept exactly unless --alpha-quality is below 100) \
         unless --lossless is given; an animation keeps every frame and its timing, each frame lossy or \
-        lossless alike, with key frames as --kmin/--kmax say.
+        lossless alike, with key frames as --kmin/--kmax say. --color srgb or --color PROFILE converts \
+        the pixels through the image's own colour description first, as LittleCMS does.
         """
     )
 
@@ -29,6 +30,9 @@ struct EncodeCommand: ParsableCommand {
     @Option(help: "Metadata to keep: none, icc or all.")
     var metadata: MetadataArgument = .icc
 
+    @Option(help: "Colours: written as decoded with the profile they carry (preserve), converted to sRGB with no profile written (srgb), or converted to the RGB or grey ICC profile at this path, which is embedded (with --metadata icc or all).")
+    var color: ColorArgument = .preserve
+
     func run() throws {
         let format: ImageFormat
         switch (output as NSString).pathExtension.lowercased() {
@@ -41,7 +45,7 @@ struct EncodeCommand: ParsableCommand {
         var options = DecodingOptions()
         if format == .jpeg { options.firstFrameOnly = true }
         let image = try ImageFiles.decode(file, options: options)
-        var encoding = EncodingOptions(quality: jpeg.quality, metadata: metadata.policy)
+        var encoding = EncodingOptions(quality: jpeg.quality, metadata: metadata.policy, colorPolicy: try color.policy())
         if format == .jpeg {
             encoding.jpeg = jpeg.options(for: image.pixels, metadata: JPEG.Encoder.options(from: encoding).metadata)
         }

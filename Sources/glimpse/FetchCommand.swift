@@ -40,7 +40,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Make a thumbnail that fits WIDTHxHEIGHT.")
     var thumbnail: String?
 
-    @Option(help: "With --thumbnail: an embedded ICC profile converted to sRGB and dropped (srgb, the pipeline's default), or kept with the pixels as stored (preserve).")
+    @Option(help: "With --thumbnail: an embedded ICC profile converted to sRGB and dropped (srgb, the pipeline's default), kept with the pixels as stored (preserve), or converted to the RGB or grey ICC profile at this path.")
     var color: ColorArgument = .srgb
 
     @Flag(help: "Never download: only the caches answer.")
@@ -179,7 +179,7 @@ struct FetchCommand: AsyncParsableCommand {
         if let metricsBackEnd { configuration.metricsFactory = metricsBackEnd }
         configuration.httpCachePolicy = httpCache.policy
         if serverDefaults { configuration.decodingLimits = .server }
-        configuration.colorPolicy = color.policy
+        configuration.colorPolicy = try color.policy()
         let pipeline = ImagePipeline(configuration: configuration)
         var options: ImageRequest.Options = [.waitForDiskStore]
         if retryFailed { options.insert(.retryFailed) }

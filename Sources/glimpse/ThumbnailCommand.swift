@@ -70,7 +70,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Output format (default: the extension of -o OUT, else JPEG, or PNG for transparent or 16-bit results).")
     var format: OutputFormat?
 
-    @Option(help: "An embedded ICC profile: converted to sRGB and dropped (srgb), or kept with the pixels as stored (preserve).")
+    @Option(help: "An embedded ICC profile: converted to sRGB and dropped (srgb), kept with the pixels as stored (preserve), or converted to the RGB or grey ICC profile at this path, which the thumbnail then carries.")
     var color: ColorArgument = .srgb
 
     func validate() throws {
@@ -112,7 +112,7 @@ struct ThumbnailCommand: ParsableCommand {
         // The file goes to the decoder in pieces, so that it is never held twice
         // (a streamed PNG never holds it at all).
         var options = DecodingOptions()
-        options.colorPolicy = color.policy
+        options.colorPolicy = try color.policy()
         var decoder = ThumbnailDecoder(maxPixelSize: size, options: options)
         var image: Image
         try Self.readChunks(file) { chunk throws(ThumbnailDecoder.Failure) in try decoder.append(chunk) }

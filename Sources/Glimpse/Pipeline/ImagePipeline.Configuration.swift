@@ -75,6 +75,7 @@ extension ImagePipeline {
         /// profile too. An sRGB source costs no conversion; a profile that cannot be used leaves
         /// the pixels and the profile as they are, with a warning. Images loaded without
         /// processors are decoded as stored (``ColorPolicy/preserve``), profile kept.
+        /// ``ColorPolicy/convert(to:intent:)`` converts to a profile of the caller's and embeds it.
         /// A policy other than the default is part of processed variants' cache keys.
         public var colorPolicy: ColorPolicy = .convertToSRGB
         /// Whether the pipeline reads `file` URLs itself (`true`, so that `image(for: fileURL)`
@@ -166,9 +167,16 @@ extension ImagePipeline {
         /// policy, when it is not the default (so that existing keys stay as they were).
         func variantSuffix(for request: ImageRequest) -> String? {
             guard !request.processors.isEmpty, colorPolicy != .convertToSRGB else { return nil }
-            return switch colorPolicy {
-            case .preserve: "color=preserve"
-            case .convertToSRGB: "color=srgb"
+            switch colorPolicy {
+            case .preserve:
+                return "color=preserve"
+            case .convertToSRGB:
+                return "color=srgb"
+            case .convert(let profile, let intent):
+                // FNV-1a (64-bit) of the profile's bytes: stable across runs, unlike `Hasher`.
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for byte in profile.bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+                return "color=icc-\(String(hash, radix: 16))-\(intent.rawValue)"
             }
         }
 

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 extension ICC {
-    /// The C library's `pow` and `cbrt`, fenced in this file because the standard
+    /// The C library's `pow`, `log` and `cbrt`, fenced in this file because the standard
     /// library has no transcendental functions; transfer curves and L*a*b* need them.
     enum Math {
         static func pow(_ x: Double, _ y: Double) -> Double {
@@ -17,6 +17,16 @@ extension ICC {
             Musl.pow(x, y)
             #else
             Darwin.pow(x, y)
+            #endif
+        }
+
+        static func log(_ x: Double) -> Double {
+            #if canImport(Glibc)
+            Glibc.log(x)
+            #elseif canImport(Musl)
+            Musl.log(x)
+            #else
+            Darwin.log(x)
             #endif
         }
 

@@ -28,14 +28,19 @@ public struct EncoderRegistry: Sendable {
     public var encodableFormats: Set<ImageFormat> { Set(encodersByFormat.keys) }
 
     /// Encodes `image` as `format` with the registered encoder, configured by
-    /// ``ImageEncoder/options(from:)``.
+    /// ``ImageEncoder/options(from:)``, after converting a copy of its pixels when
+    /// ``EncodingOptions/colorPolicy`` converts (an image its policy cannot convert is
+    /// written as it is, with its own profile).
     ///
     /// - Throws: ``ImageEncodingError/unsupportedFormat(_:)`` when no encoder is
     ///   registered for `format`, or the encoder's failure.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions = EncodingOptions())
         throws(ImageEncodingError) -> [UInt8] {
         guard let encoder = encodersByFormat[format] else { throw .unsupportedFormat(format) }
-        return try Self.encode(image, with: encoder, options: options)
+        guard options.colorPolicy.converts else { return try Self.encode(image, with: encoder, options: options) }
+        var converted = image
+        options.colorPolicy.apply(to: &converted)
+        return try Self.encode(converted, with: encoder, options: options)
     }
 
     private static func encode<Encoder: ImageEncoder>(_ image: Image, with _: Encoder.Type, options: EncodingOptions)

@@ -300,7 +300,8 @@ extension JPEG {
                     let count = min(out.count, rows * layout.outputWidth * 4)
                     profileTransform.convertCMYK(inPlace: UnsafeMutableBufferPointer(rebasing: out[0..<count]))
                 }
-                metadata.iccProfile = nil
+                // Converted to sRGB (no profile) or to the policy's destination, which it now carries.
+                metadata.iccProfile = options.colorPolicy.convertedProfile
             }
             guard let buffer = PixelBuffer(width: layout.outputWidth, height: layout.outputHeight, format: .rgba8, bytes: pixels) else {
                 return nil

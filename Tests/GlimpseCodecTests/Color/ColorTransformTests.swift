@@ -22,7 +22,7 @@ struct ColorTransformTests {
         transform.convert(device) * 65535
     }
 
-    @Test("8-bit and 16-bit matrix/TRC kernels agree with the exact conversion")
+    @Test("8-bit and 16-bit matrix/TRC kernels agree with the exact conversion (16-bit within the grid's precision)")
     func matrixShaperKernels() throws {
         let transform = try ColorTransform(source: ICC.Profile(parsing: ICCProfileBuilder.adobeRGB.build()))
         #expect(transform.input == .rgb)
@@ -49,9 +49,11 @@ struct ColorTransformTests {
             }
             #expect(got8[3] == 255 && got16[3] == 65535)
         }
-        // 1.14 fixed point and an 8-bit result: within rounding. Float tables of 4 097 entries: within 0.1 %.
+        // 1.14 fixed point and an 8-bit result: within rounding. 16-bit pixels go through the 33³ grid
+        // LittleCMS resamples 16-bit transforms into (gamma ≥ 1.6 sources): 192 steps (0.3 %) from the
+        // exact value in the shadows here, which is what LittleCMS gives too (ProfileToProfileTests).
         #expect(worst8 <= 1)
-        #expect(worst16 <= 64)
+        #expect(worst16 <= 256)
     }
 
     @Test("grey and CMYK sources go through a resampled grid that keeps white white")

@@ -81,5 +81,28 @@ extension PipelineTests {
             #expect(!harness.pipeline.cacheKey(for: ImageRequest(url: request.url!)).variant.contains("color="),
                     "an original is decoded as stored whatever the policy")
         }
+
+        @Test func convertToAProfileCarriesItUnderAKeyNamingTheProfile() async throws {
+            // ProPhoto RGB's D50 colorants with γ 1.8.
+            let proPhoto = ICCProfileBuilder.matrixShaper(red: (0.7977, 0.2880, 0.0), green: (0.1352, 0.7119, 0.0),
+                                                          blue: (0.0313, 0.0001, 0.8249), curve: ICCProfileBuilder.curv([461])).build()
+            let destination = try ICC.Profile(parsing: proPhoto)
+            let harness = try PipelineHarness.make { $0.colorPolicy = .convert(to: destination) }
+            defer { harness.finish() }
+            let (png, _) = try Self.taggedPNG()
+            harness.server.setRoute("/tagged.png", .fixed(.ok(png)))
+            let resize = ImageTransformers.Resize(width: 40, height: 20, mode: .fill)
+            let request = ImageRequest(url: harness.url("/tagged.png"), processors: [resize])
+            let result = try await harness.pipeline.load(request)
+            #expect(result.image.metadata.iccProfile == proPhoto)
+            var options = DecodingOptions()
+            options.colorPolicy = .convert(to: destination)
+            #expect(result.image.pixels == (try resize.transform(try DecoderRegistry.standard.decode(png, options: options))).pixels)
+            let variant = harness.pipeline.cacheKey(for: request).variant
+            #expect(variant.contains("|color=icc-") && variant.hasSuffix("-0"), "\(variant)")
+            let relative = try PipelineHarness.make { $0.colorPolicy = .convert(to: destination, intent: .relativeColorimetric) }
+            defer { relative.finish() }
+            #expect(relative.pipeline.cacheKey(for: request).variant != variant, "the intent is part of the key")
+        }
     }
 }

@@ -3,8 +3,8 @@ extension ICC {
     /// `outputChannels` 16-bit samples (8-bit grids are widened ×257 as LittleCMS does).
     ///
     /// Interpolation follows LittleCMS (`cmsintrp.c`): tetrahedral for three
-    /// inputs, linear for one, bilinear for two, and for four or more a linear
-    /// blend along the first input of two interpolations over the rest.
+    /// inputs (trilinear on request), linear for one, bilinear for two, and for four
+    /// or more a linear blend along the first input of two interpolations over the rest.
     public struct CLUT: Sendable, Hashable {
         /// Grid points along each input, first input first.
         public let gridPoints: [Int]
@@ -32,14 +32,14 @@ extension ICC {
 
         /// Interpolates at `input` (each 0…1, clamped; rounded to 16 bits first as
         /// LittleCMS's 16-bit CLUT stages do) and writes 0…1 values to `output`.
-        func evaluate(_ input: [Double], into output: inout [Double]) {
+        func evaluate(_ input: [Double], into output: inout [Double], trilinear: Bool = false) {
             var position = [Double](repeating: 0, count: gridPoints.count)
             for i in 0..<gridPoints.count {
                 let word = Curve.quantize(i < input.count ? input[i] : 0)
                 position[i] = Double(word) * Double(gridPoints[i] - 1) / 65535
             }
             var result = [Double](repeating: 0, count: outputChannels)
-            interpolate(position, dimension: 0, base: 0, into: &result)
+            interpolate(position, dimension: 0, base: 0, usesTetrahedra: !trilinear, into: &result)
             if output.count != outputChannels { output = [Double](repeating: 0, count: outputChannels) }
             for k in 0..<outputChannels { output[k] = min(65535, max(0, result[k].rounded())) / 65535 }
         }
@@ -52,9 +52,10 @@ extension ICC {
             return (low, high, position - Double(low))
         }
 
-        private func interpolate(_ position: [Double], dimension: Int, base: Int, into result: inout [Double]) {
+        /// Multilinear along each input, down to the last three, which are tetrahedral when `usesTetrahedra` is set.
+        private func interpolate(_ position: [Double], dimension: Int, base: Int, usesTetrahedra: Bool, into result: inout [Double]) {
             let remaining = gridPoints.count - dimension
-            if remaining == 3 {
+            if remaining == 3, usesTetrahedra {
                 tetrahedral(position, dimension: dimension, base: base, into: &result)
                 return
             }
@@ -69,8 +70,8 @@ extension ICC {
             }
             var lower = [Double](repeating: 0, count: outputChannels)
             var upper = lower
-            interpolate(position, dimension: dimension + 1, base: base + low * stride, into: &lower)
-            interpolate(position, dimension: dimension + 1, base: base + high * stride, into: &upper)
+            interpolate(position, dimension: dimension + 1, base: base + low * stride, usesTetrahedra: usesTetrahedra, into: &lower)
+            interpolate(position, dimension: dimension + 1, base: base + high * stride, usesTetrahedra: usesTetrahedra, into: &upper)
             for k in 0..<outputChannels { result[k] = lower[k] + (upper[k] - lower[k]) * rest }
         }
 

@@ -23,8 +23,10 @@ extension ICC {
         /// `mft2` stores L*a*b* in ICC version 2's 16-bit encoding (§6.3.4.2 of ICC.1:2001).
         public let isLabVersion2Encoding: Bool
 
-        /// Runs every stage on `values` (`inputChannels` of them, each 0…1).
-        func evaluate(_ values: [Double]) -> [Double] {
+        /// Runs every stage on `values` (`inputChannels` of them, each 0…1). `trilinear` interpolates
+        /// a three-input CLUT trilinearly instead of tetrahedrally, as LittleCMS reads `B2Ax` LUTs
+        /// indexed by L*a*b* (`cmsio1.c` `ChangeInterpolationToTrilinear`).
+        func evaluate(_ values: [Double], trilinear: Bool = false) -> [Double] {
             var current = values
             for stage in stages {
                 switch stage {
@@ -38,7 +40,7 @@ extension ICC {
                     current[0] = v.x; current[1] = v.y; current[2] = v.z
                 case .clut(let table):
                     var output = [Double](repeating: 0, count: table.outputChannels)
-                    table.evaluate(current, into: &output)
+                    table.evaluate(current, into: &output, trilinear: trilinear)
                     current = output
                 }
             }

@@ -6,6 +6,11 @@ extension ICC.Profile {
     /// all three channels. `nil` when the primaries are degenerate (a singular matrix).
     init?(primaries: Chromaticities, curve: ICC.Curve, description: String) {
         guard let colorants = ICC.Matrix3.colorants(primaries) else { return nil }
+        self.init(colorants: colorants, curve: curve, description: description)
+    }
+
+    /// A matrix/TRC RGB profile with `colorants` (linear RGB to D50 XYZ) and one curve.
+    init(colorants: ICC.Matrix3, curve: ICC.Curve, description: String) {
         version = (4, 3)
         deviceClass = "mntr"
         colorSpace = "RGB "
@@ -20,6 +25,7 @@ extension ICC.Profile {
         grayCurve = nil
         deviceToPCS = [:]
         pcsToDevice = [:]
+        bytes = []
     }
 }
 

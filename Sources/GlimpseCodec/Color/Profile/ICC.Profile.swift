@@ -34,6 +34,9 @@ extension ICC {
         public let deviceToPCS: [Int: LUT]
         /// `B2A0`, `B2A1`, `B2A2` by intent number (§9.2.4–9.2.6).
         public let pcsToDevice: [Int: LUT]
+        /// The bytes the profile was parsed from, what an encoder embeds (empty for a
+        /// profile made in memory from other colour descriptions).
+        public let bytes: [UInt8]
 
         /// Channels of the device colour space, or `nil` for one Glimpse cannot convert.
         public var deviceChannels: Int? { Profile.channels(of: colorSpace) }
@@ -113,6 +116,7 @@ extension ICC {
             }
             deviceToPCS = forward
             pcsToDevice = backward
+            self.bytes = bytes
         }
 
         public static func == (a: Profile, b: Profile) -> Bool {

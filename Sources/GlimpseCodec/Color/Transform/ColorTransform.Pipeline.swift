@@ -1,9 +1,9 @@
 extension ColorTransform {
-    /// The exact (double precision) conversion from device values to sRGB, as
-    /// LittleCMS links an input profile to its own sRGB profile
-    /// (`cmscnvrt.c` `DefaultICCintents`): device → PCS (the `A2Bx` LUT, else
-    /// `kTRC` or the matrix/TRC tags, `cmsio1.c` `_cmsReadInputLUT`), L*a*b* → XYZ,
-    /// black point compensation, then sRGB's inverse matrix and inverse curve.
+    /// The exact (double precision) conversion from device values to a destination, as
+    /// LittleCMS links an input profile to an output profile (sRGB by default, its own
+    /// `cmsCreate_sRGBProfile`) in `cmscnvrt.c` `DefaultICCintents`: device → PCS (the
+    /// `A2Bx` LUT, else `kTRC` or the matrix/TRC tags, `cmsio1.c` `_cmsReadInputLUT`),
+    /// L*a*b* → XYZ, black point compensation, then the ``Destination``'s PCS → device side.
     ///
     /// The fast kernels are built by sampling this; tests compare both against LittleCMS.
     struct Pipeline: Sendable {
@@ -15,24 +15,30 @@ extension ColorTransform {
 
         let source: Source
         let channels: Int
+        let destination: Destination
         /// Black point compensation as y = scale·x + offset per XYZ component (identity when off).
         let compensationScale: SIMD3<Double>
         let compensationOffset: SIMD3<Double>
 
         /// `neutralBlackPoint` false keeps the detected black's a*, b* as LittleCMS 2.18–2.19
         /// do (their commit bb60a46 dropped the neutralisation by mistake; 6a5a890 restored it).
-        init(profile: ICC.Profile, intent: ICC.RenderingIntent, neutralBlackPoint: Bool = true) throws(ColorTransformError) {
+        init(profile: ICC.Profile, destination: Destination = .sRGB, intent: ICC.RenderingIntent,
+             neutralBlackPoint: Bool = true) throws(ColorTransformError) {
             source = try Pipeline.source(profile, intent)
             channels = profile.deviceChannels ?? 3
-            // sRGB is a version 4 profile, so LittleCMS forces black point compensation
-            // for perceptual and saturation (`_cmsLinkProfiles`); sRGB's own black is 0.
-            let black = intent == .relativeColorimetric ? .zero : Pipeline.blackPoint(profile, intent, neutral: neutralBlackPoint)
-            if black != .zero {
-                // The linear map taking the source black to 0 and keeping D50 (ComputeBlackPointCompensation).
+            self.destination = destination
+            // LittleCMS forces black point compensation for perceptual and saturation when either
+            // profile is version 4 (`_cmsLinkProfiles`; sRGB is); never for relative colorimetric.
+            let compensates = intent != .relativeColorimetric && (profile.version.major >= 4 || destination.isVersion4)
+            let black = compensates ? Pipeline.blackPoint(profile, intent, neutral: neutralBlackPoint) : .zero
+            let target = compensates ? destination.blackPoint : .zero
+            if black != target {
+                // The linear map taking the source black to the destination's and keeping D50
+                // (`cmscnvrt.c` `ComputeBlackPointCompensation`).
                 let d50 = ICC.XYZ.d50.vector
                 let t = black - d50
-                compensationScale = (SIMD3<Double>.zero - d50) / t
-                compensationOffset = -d50 * (SIMD3<Double>.zero - black) / t
+                compensationScale = (target - d50) / t
+                compensationOffset = -d50 * (target - black) / t
             } else {
                 compensationScale = SIMD3(1, 1, 1)
                 compensationOffset = .zero
@@ -43,7 +49,10 @@ extension ColorTransform {
         func pcs(_ device: [Double]) -> SIMD3<Double> {
             switch source {
             case .matrixShaper(let m, let curves):
-                return m * SIMD3(curves[0].evaluate(device[0]), curves[1].evaluate(device[1]), curves[2].evaluate(device[2]))
+                // Stage outputs in `Float`, as `cmsPipelineEvalFloat` passes them (see ``Destination/encode(_:)``).
+                let linear = SIMD3(Float(curves[0].evaluate(device[0])), Float(curves[1].evaluate(device[1])),
+                                   Float(curves[2].evaluate(device[2])))
+                return m * SIMD3<Double>(linear)
             case .gray(let curve, let lab):
                 let y = curve.evaluate(device[0])
                 return lab ? ICC.XYZ.fromLab(y * 100, 0, 0) : ICC.XYZ.d50.vector * y
@@ -60,19 +69,17 @@ extension ColorTransform {
             }
         }
 
-        /// Black-point-compensated PCS XYZ to linear sRGB (unclamped).
-        func linearSRGB(_ device: [Double]) -> SIMD3<Double> {
-            SRGB.inverseMatrix * (pcs(device) * compensationScale + compensationOffset)
-        }
-
-        /// Device values to encoded sRGB, each 0…1.
+        /// Device values to the destination's device values, each 0…1 (grey repeated in all three).
         func evaluate(_ device: [Double]) -> SIMD3<Double> {
-            let linear = linearSRGB(device)
-            return SIMD3(Pipeline.encode(linear.x), Pipeline.encode(linear.y), Pipeline.encode(linear.z))
-        }
-
-        static func encode(_ linear: Double) -> Double {
-            linear.isNaN ? 0 : SRGB.curve.inverse(min(1, max(0, linear)))
+            let xyz = pcs(device)
+            guard compensationScale != SIMD3(1, 1, 1) || compensationOffset != .zero else { return destination.encode(xyz) }
+            // LittleCMS's compensation is a matrix stage with an offset, which `_MultiplyMatrix` does not
+            // join with its neighbours: the XYZ before and after it pass between stages as `Float`, in
+            // the 1.15 encoding (§6.3.4.3). Rounding the same way keeps 16-bit results on the same words.
+            let k = 32768.0 / 65535
+            let before = SIMD3<Double>(SIMD3<Float>(xyz * k))
+            let after = SIMD3<Double>(SIMD3<Float>(before * compensationScale + compensationOffset * k))
+            return destination.encode(after / k)
         }
 
         private static func source(_ profile: ICC.Profile, _ intent: ICC.RenderingIntent) throws(ColorTransformError) -> Source {
@@ -130,6 +137,7 @@ extension ColorTransform {
         private init(source: Source, channels: Int) {
             self.source = source
             self.channels = channels
+            destination = .sRGB
             compensationScale = SIMD3(1, 1, 1)
             compensationOffset = .zero
         }

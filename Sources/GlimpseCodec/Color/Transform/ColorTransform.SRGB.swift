@@ -14,6 +14,9 @@ extension ColorTransform {
         static let primaries = Chromaticities(whiteX: 0.3127, whiteY: 0.3290, redX: 0.64, redY: 0.33,
                                               greenX: 0.30, greenY: 0.60, blueX: 0.15, blueY: 0.06)
 
+        /// sRGB as a matrix/TRC profile (the source of untagged images converted to another profile).
+        static let profile = ICC.Profile(colorants: colorantMatrix, curve: curve, description: "sRGB")
+
         /// D50 PCS XYZ to linear sRGB.
         static let inverseMatrix: ICC.Matrix3 = colorantMatrix.inverse ?? .identity
 

@@ -27,7 +27,8 @@ extension ColorTransform {
             var samples = [UInt16](repeating: 0, count: total)
             let nodes = total / 3
             // Node coordinates rounded to 16 bits, as `cmsStageSampleCLut16bit` hands them to the sampler.
-            let coordinates = (0..<points).map { Double(($0 * 65535 + (points - 1) / 2) / (points - 1)) / 65535 }
+            // and `XFormSampler16` to the pipeline as `Float`.
+            let coordinates = (0..<points).map { Double(Float(Double(($0 * 65535 + (points - 1) / 2) / (points - 1)) / 65535)) }
             var device = [Double](repeating: 0, count: inputs)
             for node in 0..<nodes {
                 var rest = node

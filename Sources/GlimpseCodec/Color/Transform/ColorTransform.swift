@@ -1,16 +1,19 @@
 /// Converts pixels described by an ICC profile to sRGB, the way LittleCMS 2
-/// converts them to its built-in sRGB profile (`cmsCreate_sRGBProfile`).
+/// converts them to its built-in sRGB profile (`cmsCreate_sRGBProfile`), or to
+/// another RGB or grey profile, the way LittleCMS links two profiles.
 ///
-/// Matrix/TRC RGB profiles run through precomputed linearisation tables and one
-/// fixed-point matrix; grey, CMYK and LUT-based RGB profiles are resampled into
-/// one CLUT of sRGB values (ICC.1:2022 §8.3 names the two kinds). An sRGB
-/// source — recognised by its colorants and curves, not its name — is an
-/// identity and costs nothing.
+/// Matrix/TRC RGB to matrix/TRC RGB runs through precomputed linearisation tables
+/// and one fixed-point matrix; every other pair (grey, CMYK and LUT-based sources,
+/// grey and `B2Ax` destinations) is resampled into one CLUT of destination values
+/// (ICC.1:2022 §8.3 names the two kinds of profile). A source already in the
+/// destination's colour space — sRGB to sRGB recognised by colorants and curves,
+/// not by name, or the same profile on both sides — is an identity and costs nothing.
 ///
 /// ```swift
 /// let profile = try ICC.Profile(parsing: iccBytes)
 /// let transform = try ColorTransform(source: profile)
 /// transform.apply(to: &image.pixels)
+/// let toP3 = try ColorTransform(source: profile, destination: try ICC.Profile(parsing: p3Bytes))
 /// ```
 public struct ColorTransform: Sendable {
     /// The device colour space a transform reads.
@@ -25,7 +28,9 @@ public struct ColorTransform: Sendable {
 
     enum Kernel: Sendable {
         case identity
-        case matrixShaper(MatrixShaper)
+        /// `measuresGamma` says whether 16-bit pixels may skip the resampled grid LittleCMS's
+        /// 16-bit transforms use, for a source of gamma below 1.6 (measured when a 16-bit buffer comes).
+        case matrixShaper(MatrixShaper, measuresGamma: Bool)
         case grid(SampledGrid)
     }
 
@@ -33,10 +38,12 @@ public struct ColorTransform: Sendable {
     public let input: Input
     /// The intent it was built for.
     public let intent: ICC.RenderingIntent
+    /// Whether it writes one grey value (repeated in R, G and B) rather than RGB.
+    public var writesGray: Bool { pipeline.destination.channels == 1 }
     let pipeline: Pipeline
     let kernel: Kernel
 
-    /// Whether the source is sRGB already, so ``apply(to:)`` leaves pixels as they are.
+    /// Whether the source is in the destination's colour space already, so ``apply(to:)`` leaves pixels as they are.
     public var isIdentity: Bool {
         if case .identity = kernel { return true }
         return false
@@ -45,12 +52,39 @@ public struct ColorTransform: Sendable {
     /// Builds the conversion from `source` to sRGB for `intent` (perceptual by default,
     /// as browsers and LittleCMS users use it).
     public init(source: ICC.Profile, intent: ICC.RenderingIntent = .perceptual) throws(ColorTransformError) {
-        try self.init(source: source, intent: intent, neutralBlackPoint: true)
+        try self.init(source: source, destination: .sRGB, intent: intent, neutralBlackPoint: true)
+    }
+
+    /// Builds the conversion from `source` to the RGB or grey profile `destination` for
+    /// `intent`, through the destination's `B2Ax` LUT when it has one and its inverted
+    /// matrix/TRC or `kTRC` otherwise (ICC.1:2022 §8.3, Annex F.3). Black points are
+    /// compensated for perceptual and saturation when either profile is version 4, as
+    /// LittleCMS does. A destination that is sRGB by its colorants and curves gives
+    /// exactly the transform of ``init(source:intent:)``.
+    ///
+    /// - Throws: ``ColorTransformError`` when either profile cannot be used that way
+    ///   (a CMYK or Lab destination, missing tags, a singular colorant matrix).
+    public init(source: ICC.Profile, destination: ICC.Profile, intent: ICC.RenderingIntent = .perceptual)
+        throws(ColorTransformError) {
+        let output = try Destination(profile: destination, intent: intent)
+        if source == destination, source.colorSpace == destination.colorSpace {
+            try self.init(identity: source, destination: output, intent: intent)
+        } else {
+            try self.init(source: source, destination: output.isSRGB ? .sRGB : output, intent: intent, neutralBlackPoint: true)
+        }
+    }
+
+    private init(identity source: ICC.Profile, destination: Destination, intent: ICC.RenderingIntent) throws(ColorTransformError) {
+        pipeline = try Pipeline(profile: source, destination: destination, intent: intent)
+        self.intent = intent
+        input = source.deviceChannels == 1 ? .gray : .rgb
+        kernel = .identity
     }
 
     /// `neutralBlackPoint` false reproduces LittleCMS 2.18–2.19's black point (see ``Pipeline``), for tests against them.
-    init(source: ICC.Profile, intent: ICC.RenderingIntent, neutralBlackPoint: Bool) throws(ColorTransformError) {
-        pipeline = try Pipeline(profile: source, intent: intent, neutralBlackPoint: neutralBlackPoint)
+    init(source: ICC.Profile, destination: Destination = .sRGB, intent: ICC.RenderingIntent,
+         neutralBlackPoint: Bool) throws(ColorTransformError) {
+        pipeline = try Pipeline(profile: source, destination: destination, intent: intent, neutralBlackPoint: neutralBlackPoint)
         self.intent = intent
         switch pipeline.channels {
         case 1: input = .gray
@@ -59,11 +93,13 @@ public struct ColorTransform: Sendable {
         }
         switch pipeline.source {
         case .matrixShaper(let colorants, let curves):
-            if SRGB.matches(source) {
+            guard colorants.inverse != nil else { throw .singularMatrix }
+            if destination.isSRGB, SRGB.matches(source) {
                 kernel = .identity
+            } else if let shaper = MatrixShaper(pipeline: pipeline, colorants: colorants, curves: curves) {
+                kernel = .matrixShaper(shaper, measuresGamma: ColorTransform.measuresGamma(source))
             } else {
-                guard colorants.inverse != nil else { throw .singularMatrix }
-                kernel = .matrixShaper(MatrixShaper(pipeline: pipeline, colorants: colorants, curves: curves))
+                kernel = .grid(SampledGrid(pipeline: pipeline))
             }
         case .gray, .lut:
             kernel = .grid(SampledGrid(pipeline: pipeline))
@@ -71,7 +107,8 @@ public struct ColorTransform: Sendable {
     }
 
     /// The exact double-precision conversion of one colour (each device value 0…1)
-    /// to encoded sRGB 0…1, without the fast kernels' table quantisation.
+    /// to the destination's device values 0…1 (grey repeated in all three), without
+    /// the fast kernels' table quantisation.
     public func convert(_ device: [Double]) -> SIMD3<Double> {
         guard device.count >= pipeline.channels else { return .zero }
         return pipeline.evaluate(device)
@@ -85,13 +122,17 @@ public struct ColorTransform: Sendable {
         switch (kernel, pixels.format) {
         case (.identity, _):
             return
-        case (.matrixShaper(let shaper), .rgba8):
+        case (.matrixShaper(let shaper, _), .rgba8):
             pixels.bytes.withUnsafeMutableBufferPointer { buffer in
                 // The buffer holds pixelCount × 4 bytes by PixelBuffer's invariant.
                 guard let base = buffer.baseAddress else { return }
                 shaper.apply8(base, count: count)
             }
-        case (.matrixShaper(let shaper), .rgba16):
+        case (.matrixShaper(let shaper, let measuresGamma), .rgba16):
+            guard measuresGamma, ColorTransform.isLowGamma(pipeline) else {
+                apply16(SampledGrid(pipeline: pipeline), &pixels)
+                return
+            }
             pixels.bytes.withUnsafeMutableBytes { raw in
                 // rgba16 buffers hold pixelCount × 4 UInt16 samples, 2-byte aligned from the allocator.
                 guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt16.self) else { return }
@@ -133,9 +174,12 @@ public struct ColorTransform: Sendable {
         }
     }
 
+    /// 16-bit pixels through the grid with LittleCMS's fixed-point interpolation
+    /// (``SampledGrid/interpolate16(_:_:into:)``), so results equal its 16-bit transforms'
+    /// for the same grid nodes.
     private func apply16(_ grid: SampledGrid, _ pixels: inout PixelBuffer) {
         let count = pixels.pixelCount
-        let scale = Float(grid.points - 1) / 65535
+        let gray = input == .gray
         grid.samples.withUnsafeBufferPointer { s in
             guard let samples = s.baseAddress else { return }
             pixels.bytes.withUnsafeMutableBytes { raw in
@@ -143,12 +187,8 @@ public struct ColorTransform: Sendable {
                 guard let p = raw.baseAddress?.assumingMemoryBound(to: UInt16.self) else { return }
                 for i in 0..<count {
                     let q = p + i &* 4
-                    let g = input == .gray
-                    let position = SIMD4(Float(q[0]), Float(g ? q[0] : q[1]), Float(g ? q[0] : q[2]), 0) * scale
-                    let v = grid.interpolate(samples, position)
-                    q[0] = UInt16(min(65535, max(0, v.x + 0.5)))
-                    q[1] = UInt16(min(65535, max(0, v.y + 0.5)))
-                    q[2] = UInt16(min(65535, max(0, v.z + 0.5)))
+                    let position = gray ? SIMD3(Int32(q[0]), 0, 0) : SIMD3(Int32(q[0]), Int32(q[1]), Int32(q[2]))
+                    grid.interpolate16(samples, position, into: q)
                 }
             }
         }
