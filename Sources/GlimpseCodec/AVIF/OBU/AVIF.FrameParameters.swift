@@ -50,7 +50,8 @@ extension AVIF {
         var txMode = AV1Tables.ONLY_4X4
         var reducedTxSet = false
         var filmGrain = FilmGrainParameters()
-        /// The byte offset just after the header's `byte_alignment()`, for `frame_obu()` (§5.10).
+        /// The offset in the item's bytes just after the header's `byte_alignment()`, where
+        /// `frame_obu()`'s tile group starts (§5.10).
         var endOffset = 0
 
         /// Parses the header at the start of `obu`'s payload (an `OBU_FRAME` or `OBU_FRAME_HEADER`).

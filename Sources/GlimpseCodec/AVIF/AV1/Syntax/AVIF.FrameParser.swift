@@ -20,7 +20,7 @@ extension AVIF {
             let numTiles = frame.tiles.tileCols * frame.tiles.tileRows
             var nextTile = 0
             if headerOBU.kind == .frame {
-                let start = headerOBU.payload.lowerBound + frame.endOffset
+                let start = frame.endOffset
                 guard start <= headerOBU.payload.upperBound else { throw .avif(.headerPastEnd(obuType: headerOBU.type)) }
                 nextTile = try tileGroup(data, start..<headerOBU.payload.upperBound, obuType: headerOBU.type,
                                          frame: frame, expected: nextTile, decoder: &decoder)
