@@ -9,6 +9,10 @@ enum AVIFTileParsing {
         /// Why the container or headers were refused, when they were.
         var containerError: ImageDecodingError?
         var failures: [ImageDecodingError] { items.compactMap(\.error) }
+        /// 4×4 positions coded with a palette (luma or chroma), over all items.
+        var palettePositions = 0
+        /// Whether a frame had `allow_intrabc`, segmentation, delta q, more than one tile.
+        var usedIntraBlockCopy = false, usedSegmentation = false, usedDeltaQ = false, usedTiles = false
     }
 
     static func parse(_ bytes: [UInt8], limits: DecodingLimits = DecodingLimits()) -> Outcome {
@@ -24,8 +28,13 @@ enum AVIFTileParsing {
         }
         for item in decoder.codedItems {
             do throws(ImageDecodingError) {
-                _ = try AVIF.FrameParser.parse(item.data, sequence: item.sequence, limits: limits,
-                                               reconstructor: AVIF.DiscardingReconstructor())
+                let (frame, info, _) = try AVIF.FrameParser.parse(item.data, sequence: item.sequence, limits: limits,
+                                                                  reconstructor: AVIF.DiscardingReconstructor())
+                outcome.palettePositions += info.paletteSizes.filter { $0 > 0 }.count
+                outcome.usedIntraBlockCopy = outcome.usedIntraBlockCopy || frame.header.allowsIntraBlockCopy
+                outcome.usedSegmentation = outcome.usedSegmentation || frame.segmentationEnabled
+                outcome.usedDeltaQ = outcome.usedDeltaQ || frame.deltaQPresent
+                outcome.usedTiles = outcome.usedTiles || frame.tiles.tileCols * frame.tiles.tileRows > 1
                 outcome.items.append((item.id, nil))
             } catch {
                 outcome.items.append((item.id, error))
