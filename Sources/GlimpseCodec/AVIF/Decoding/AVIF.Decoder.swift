@@ -21,6 +21,9 @@ extension AVIF {
         private var movieFrameCount: Int??
         /// The colour image's first coded item, once its data has arrived and been checked.
         public private(set) var codedImage: CodedImage?
+        /// Every coded item of the colour image (the cells of a grid) and of the alpha image,
+        /// in that order, with the sequence header it is decoded with: what the tile decoder reads.
+        private(set) var codedItems: [(id: UInt32, data: [UInt8], sequence: SequenceHeader)] = []
         private var metadata = ImageMetadata()
         private var failure: ImageDecodingError?
         private var isComplete = false
@@ -198,6 +201,7 @@ extension AVIF {
                     let coded = try CodedImage(data, configuration: configuration(of: id, meta: meta) ?? image.configuration,
                                                operatingPoint: Self.operatingPoint(image.properties))
                     if first == nil { first = coded }
+                    codedItems.append((id, data, coded.sequenceHeader))
                 }
             }
             codedImage = first
