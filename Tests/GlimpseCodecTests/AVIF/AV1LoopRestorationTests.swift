@@ -65,6 +65,7 @@ import Testing
         #expect(out.planes[0][y: 55, x: 10] == 108)
         #expect(out.planes[0][y: 56, x: 10] == 108)
         #expect(out.planes[0][y: 20, x: 10] == 100)
+        #expect(AVIF.LoopRestoration.wienerCoefficients([3, -7, 15]) == [3, -7, 15, 106, 15, -7, 3])
         #expect(AVIF.LoopRestoration.unitCount(unitSize: 64, frameSize: 95) == 1)
         #expect(AVIF.LoopRestoration.unitCount(unitSize: 64, frameSize: 96) == 2)
     }

@@ -90,53 +90,60 @@ extension AVIF {
 
         /// §7.15.2, the CDEF direction process: the luma 8×8 block's direction (0...7) and variance.
         static func direction(_ luma: AV1Plane, r: Int, c: Int, bitDepth: Int) -> (yDir: Int, variance: Int) {
-            var cost = [Int](repeating: 0, count: 8)
-            var partial = [[Int]](repeating: [Int](repeating: 0, count: 15), count: 8)
-            var bestCost = 0
-            var yDir = 0
-            let x0 = c << AV1Tables.MI_SIZE_LOG2
-            let y0 = r << AV1Tables.MI_SIZE_LOG2
-            for i in 0..<8 {
-                for j in 0..<8 {
-                    let x = (luma.sample(x0 + j, y0 + i) >> (bitDepth - 8)) - 128
-                    partial[0][i + j] += x
-                    partial[1][i + j / 2] += x
-                    partial[2][i] += x
-                    partial[3][3 + i - j / 2] += x
-                    partial[4][7 + i - j] += x
-                    partial[5][3 - i / 2 + j] += x
-                    partial[6][j] += x
-                    partial[7][i / 2 + j] += x
+            // cost[ 8 ] and partial[ 8 ][ 15 ] on the stack: this runs for every 8×8 luma block.
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 8 + 8 * 15) { buffer in
+                buffer.initialize(repeating: 0)
+                let cost = UnsafeMutableBufferPointer(rebasing: buffer[0..<8])
+                let partial = UnsafeMutableBufferPointer(rebasing: buffer[8..<(8 + 8 * 15)])
+                @inline(__always) func add(_ d: Int, _ k: Int, _ v: Int) { partial[d &* 15 &+ k] &+= v }
+                @inline(__always) func sq(_ d: Int, _ k: Int) -> Int { partial[d &* 15 &+ k] &* partial[d &* 15 &+ k] }
+                var bestCost = 0
+                var yDir = 0
+                let x0 = c << AV1Tables.MI_SIZE_LOG2
+                let y0 = r << AV1Tables.MI_SIZE_LOG2
+                // Samples are below 2^12, so |x| ≤ 2^9, partial sums ≤ 2^12, costs < 2^40: no wrap.
+                for i in 0..<8 {
+                    for j in 0..<8 {
+                        let x = (luma.sample(x0 + j, y0 + i) >> (bitDepth - 8)) - 128
+                        add(0, i + j, x)
+                        add(1, i + j / 2, x)
+                        add(2, i, x)
+                        add(3, 3 + i - j / 2, x)
+                        add(4, 7 + i - j, x)
+                        add(5, 3 - i / 2 + j, x)
+                        add(6, j, x)
+                        add(7, i / 2 + j, x)
+                    }
                 }
-            }
-            let divTable = AV1Tables.Div_Table
-            for i in 0..<8 {
-                cost[2] += partial[2][i] * partial[2][i]
-                cost[6] += partial[6][i] * partial[6][i]
-            }
-            cost[2] *= divTable[8]
-            cost[6] *= divTable[8]
-            for i in 0..<7 {
-                cost[0] += (partial[0][i] * partial[0][i] + partial[0][14 - i] * partial[0][14 - i]) * divTable[i + 1]
-                cost[4] += (partial[4][i] * partial[4][i] + partial[4][14 - i] * partial[4][14 - i]) * divTable[i + 1]
-            }
-            cost[0] += partial[0][7] * partial[0][7] * divTable[8]
-            cost[4] += partial[4][7] * partial[4][7] * divTable[8]
-            for i in stride(from: 1, to: 8, by: 2) {
-                for j in 0..<(4 + 1) {
-                    cost[i] += partial[i][3 + j] * partial[i][3 + j]
+                let divTable = AV1Tables.Div_Table
+                for i in 0..<8 {
+                    cost[2] &+= sq(2, i)
+                    cost[6] &+= sq(6, i)
                 }
-                cost[i] *= divTable[8]
-                for j in 0..<(4 - 1) {
-                    cost[i] += (partial[i][j] * partial[i][j] + partial[i][10 - j] * partial[i][10 - j]) * divTable[2 * j + 2]
+                cost[2] &*= divTable[8]
+                cost[6] &*= divTable[8]
+                for i in 0..<7 {
+                    cost[0] &+= (sq(0, i) &+ sq(0, 14 - i)) &* divTable[i + 1]
+                    cost[4] &+= (sq(4, i) &+ sq(4, 14 - i)) &* divTable[i + 1]
                 }
+                cost[0] &+= sq(0, 7) &* divTable[8]
+                cost[4] &+= sq(4, 7) &* divTable[8]
+                for i in stride(from: 1, to: 8, by: 2) {
+                    for j in 0..<(4 + 1) {
+                        cost[i] &+= sq(i, 3 + j)
+                    }
+                    cost[i] &*= divTable[8]
+                    for j in 0..<(4 - 1) {
+                        cost[i] &+= (sq(i, j) &+ sq(i, 10 - j)) &* divTable[2 * j + 2]
+                    }
+                }
+                for i in 0..<8 where cost[i] > bestCost {
+                    bestCost = cost[i]
+                    yDir = i
+                }
+                let variance = (bestCost - cost[(yDir + 4) & 7]) >> 10
+                return (yDir, variance)
             }
-            for i in 0..<8 where cost[i] > bestCost {
-                bestCost = cost[i]
-                yDir = i
-            }
-            let variance = (bestCost - cost[(yDir + 4) & 7]) >> 10
-            return (yDir, variance)
         }
 
         /// `constrain( diff, threshold, damping )` (§7.15.3).

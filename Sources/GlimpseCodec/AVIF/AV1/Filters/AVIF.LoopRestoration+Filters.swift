@@ -11,23 +11,20 @@ extension AVIF.LoopRestoration {
         return filter
     }
 
-    /// §7.17.4, the Wiener filter process for the w × h block at (`x`, `y`): `vertical` and
-    /// `horizontal` are LrWiener[ ... ][ 0 ] and [ 1 ].
+    /// §7.17.4, the Wiener filter process for the w × h block at (`x`, `y`), with `vfilter`
+    /// and `hfilter` in ``wienerTaps`` (from ``wienerCoefficients(_:)``'s computation).
     mutating func wienerFilter(currFrame: AVIF.AV1Plane, cdefFrame: AVIF.AV1Plane, lrFrame: inout AVIF.AV1Plane,
-                               region: Region, vertical: [Int], horizontal: [Int], x: Int, y: Int, w: Int, h: Int,
-                               bitDepth: Int) {
+                               region: Region, x: Int, y: Int, w: Int, h: Int, bitDepth: Int) {
         // §7.11.3.2's rounding variables with isCompound 0.
         let interRound0 = bitDepth == 12 ? 5 : 3
         let interRound1 = bitDepth == 12 ? 9 : 11
-        let vfilter = Self.wienerCoefficients(vertical)
-        let hfilter = Self.wienerCoefficients(horizontal)
         let offset = 1 << (bitDepth + AVIF.AV1Tables.FILTER_BITS - interRound0 - 1)
         let limit = (1 << (bitDepth + 1 + AVIF.AV1Tables.FILTER_BITS - interRound0)) - 1
         for r in 0..<(h + 6) {
             for c in 0..<w {
                 var s = 0
                 for t in 0..<7 {
-                    s += hfilter[t] * Self.sourceSample(currFrame, cdefFrame, region, x: x + c + t - 3, y: y + r - 3)
+                    s += wienerTaps[7 + t] * Self.sourceSample(currFrame, cdefFrame, region, x: x + c + t - 3, y: y + r - 3)
                 }
                 let v = AVIF.AV1Arithmetic.round2(s, interRound0)
                 intermediate[r * w + c] = AVIF.AV1Arithmetic.clip3(-offset, limit - offset, v)
@@ -36,7 +33,7 @@ extension AVIF.LoopRestoration {
         for r in 0..<h {
             for c in 0..<w {
                 var s = 0
-                for t in 0..<7 { s += vfilter[t] * intermediate[(r + t) * w + c] }
+                for t in 0..<7 { s += wienerTaps[t] * intermediate[(r + t) * w + c] }
                 let v = AVIF.AV1Arithmetic.round2(s, interRound1)
                 lrFrame[y: y + r, x: x + c] = UInt16(truncatingIfNeeded: AVIF.AV1Arithmetic.clip1(v, bitDepth))
             }

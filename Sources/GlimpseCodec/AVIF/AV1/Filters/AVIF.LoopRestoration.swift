@@ -67,6 +67,8 @@ extension AVIF {
         var flt0 = [Int](repeating: 0, count: 16)
         var flt1 = [Int](repeating: 0, count: 16)
         var intermediate = [Int](repeating: 0, count: 40)
+        /// The Wiener filter's `vfilter` (entries 0...6) and `hfilter` (7...13).
+        var wienerTaps = [Int](repeating: 0, count: 14)
 
         init() {}
 
@@ -121,16 +123,21 @@ extension AVIF {
             let rType = unit < units.lrType.count ? units.lrType[unit] : K.RESTORE_NONE
             let region = Region(stripeStartY: stripeStartY, stripeEndY: stripeEndY, planeEndX: planeEndX, planeEndY: planeEndY)
             if rType == K.RESTORE_WIENER {
-                var coefficients = [[0, 0, 0], [0, 0, 0]]
+                // LrWiener[ ... ][ 0 ] (vertical) and [ 1 ] (horizontal) to the 7-tap filters (§7.17.5).
                 for pass in 0..<2 {
+                    var centre = 128
                     for i in 0..<3 {
                         let k = (unit * 2 + pass) * 3 + i
-                        coefficients[pass][i] = k < units.lrWiener.count ? units.lrWiener[k] : 0
+                        let c = k < units.lrWiener.count ? AV1Arithmetic.clip3(-128, 128, units.lrWiener[k]) : 0
+                        wienerTaps[pass * 7 + i] = c
+                        wienerTaps[pass * 7 + 6 - i] = c
+                        centre -= 2 * c
                     }
+                    wienerTaps[pass * 7 + 3] = centre
                 }
                 wienerFilter(currFrame: currFrame.planes[plane], cdefFrame: cdefFrame.planes[plane],
-                             lrFrame: &lrFrame.planes[plane], region: region, vertical: coefficients[0],
-                             horizontal: coefficients[1], x: x, y: y, w: w, h: h, bitDepth: cdefFrame.bitDepth)
+                             lrFrame: &lrFrame.planes[plane], region: region, x: x, y: y, w: w, h: h,
+                             bitDepth: cdefFrame.bitDepth)
             } else if rType == K.RESTORE_SGRPROJ {
                 let set = unit < units.lrSgrSet.count ? AV1Arithmetic.clip3(0, 15, units.lrSgrSet[unit]) : 0
                 let w0 = unit * 2 < units.lrSgrXqd.count ? units.lrSgrXqd[unit * 2] : 0
