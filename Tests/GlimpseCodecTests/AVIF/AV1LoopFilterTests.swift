@@ -68,6 +68,20 @@ import Testing
         #expect((0..<8).map { hev.sample($0, 0) } == [100, 100, 120, 107, 102, 90, 110, 110])
     }
 
+    @Test func wideFiltersByHand() {
+        // p3...q3 = 100 × 4 | 104 × 4. Luma 8-tap (n = 3, n2 = 0, weights 1 1 1 2 1 1 1):
+        // p0 = Round2( 5 × 100 + 3 × 104, 3 ) = 102, q0 = Round2( 3 × 100 + 5 × 104, 3 ) = 103, and so on.
+        var luma = AVIF.AV1Plane(width: 1, height: 8)
+        for y in 0..<8 { luma[y: y, x: 0] = y < 4 ? 100 : 104 }
+        AVIF.LoopFilter.wideFilter(plane: &luma, x: 0, y: 4, isLuma: true, dx: 0, dy: 1, log2Size: 3)
+        #expect((0..<8).map { luma.sample(0, $0) } == [100, 101, 101, 102, 103, 103, 104, 104])
+        // Chroma 6-tap (n = 2, n2 = 1, weights 1 2 2 2 1).
+        var chroma = AVIF.AV1Plane(width: 6, height: 1)
+        for x in 0..<6 { chroma[y: 0, x: x] = x < 3 ? 100 : 104 }
+        AVIF.LoopFilter.wideFilter(plane: &chroma, x: 3, y: 0, isLuma: false, dx: 1, dy: 0, log2Size: 3)
+        #expect((0..<6).map { chroma.sample($0, 0) } == [100, 101, 102, 103, 104, 104])
+    }
+
     @Test func strengthSelection() {
         var p = Self.parameters(level: 40, size: 32)
         p.loopFilterSharpness = 5
