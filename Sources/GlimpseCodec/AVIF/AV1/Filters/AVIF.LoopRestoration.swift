@@ -140,8 +140,9 @@ extension AVIF {
                              bitDepth: cdefFrame.bitDepth)
             } else if rType == K.RESTORE_SGRPROJ {
                 let set = unit < units.lrSgrSet.count ? AV1Arithmetic.clip3(0, 15, units.lrSgrSet[unit]) : 0
-                let w0 = unit * 2 < units.lrSgrXqd.count ? units.lrSgrXqd[unit * 2] : 0
-                let w1 = unit * 2 + 1 < units.lrSgrXqd.count ? units.lrSgrXqd[unit * 2 + 1] : 0
+                // LrSgrXqd is coded within Sgrproj_Xqd_Min...Max (-96...95); bounded for the products.
+                let w0 = unit * 2 < units.lrSgrXqd.count ? AV1Arithmetic.clip3(-256, 256, units.lrSgrXqd[unit * 2]) : 0
+                let w1 = unit * 2 + 1 < units.lrSgrXqd.count ? AV1Arithmetic.clip3(-256, 256, units.lrSgrXqd[unit * 2 + 1]) : 0
                 selfGuidedFilter(currFrame: currFrame.planes[plane], cdefFrame: cdefFrame.planes[plane],
                                  lrFrame: &lrFrame.planes[plane], region: region, set: set, xqd: (w0, w1),
                                  x: x, y: y, w: w, h: h, bitDepth: cdefFrame.bitDepth)

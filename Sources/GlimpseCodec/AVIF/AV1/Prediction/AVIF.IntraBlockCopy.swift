@@ -51,8 +51,9 @@ extension AVIF {
             // Motion vectors are coded within ±2^14 (§5.11.32): the products stay far below 2^62.
             let origX = (x << K.SUBPEL_BITS) + ((2 * AV1Arithmetic.clip3(-(1 << 16), 1 << 16, mv.col)) >> subX) + halfSample
             let origY = (y << K.SUBPEL_BITS) + ((2 * AV1Arithmetic.clip3(-(1 << 16), 1 << 16, mv.row)) >> subY) + halfSample
-            let baseX = origX * xScale - (halfSample << K.REF_SCALE_SHIFT)
-            let baseY = origY * yScale - (halfSample << K.REF_SCALE_SHIFT)
+            // Block positions are below 2^16 and the scales 2^14 (equal sizes): products below 2^36.
+            let baseX = origX &* xScale &- (halfSample << K.REF_SCALE_SHIFT)
+            let baseY = origY &* yScale &- (halfSample << K.REF_SCALE_SHIFT)
             let off = (1 << (scaleSubpelBits - K.SUBPEL_BITS)) / 2
             let startX = AV1Arithmetic.round2Signed(baseX, K.REF_SCALE_SHIFT + K.SUBPEL_BITS - scaleSubpelBits) + off
             let startY = AV1Arithmetic.round2Signed(baseY, K.REF_SCALE_SHIFT + K.SUBPEL_BITS - scaleSubpelBits) + off

@@ -6,8 +6,11 @@ extension AVIF.IntraPredictor {
     /// `alpha` is `CflAlphaU` or `CflAlphaV`; `maxLumaW`, `maxLumaH` are `MaxLumaW`, `MaxLumaH`
     /// (§5.11.5: the extent of the luma samples the block reconstructed).
     mutating func predictChromaFromLuma(frame: inout AVIF.AV1Frame, plane: Int, startX: Int, startY: Int,
-                                        txSz: Int, alpha: Int, maxLumaW: Int, maxLumaH: Int) {
+                                        txSz txSzIn: Int, alpha alphaIn: Int, maxLumaW: Int, maxLumaH: Int) {
         guard plane > 0 && plane < frame.planes.count else { return }
+        let txSz = AVIF.AV1Arithmetic.clip3(0, AVIF.AV1Tables.TX_SIZES_ALL - 1, txSzIn)
+        // CflAlphaU/V are coded within ±16 (§5.11.45); bounded so the product below cannot wrap.
+        let alpha = AVIF.AV1Arithmetic.clip3(-16, 16, alphaIn)
         let w = min(32, AVIF.AV1Tables.Tx_Width[txSz])
         let h = min(32, AVIF.AV1Tables.Tx_Height[txSz])
         let subX = frame.subsamplingX
@@ -34,7 +37,7 @@ extension AVIF.IntraPredictor {
         for i in 0..<h {
             for j in 0..<w {
                 let dc = frame.planes[plane].sample(startX + j, startY + i)
-                // |alpha| ≤ 16 and |L - avg| < 2^15: the product cannot wrap.
+                // |alpha| ≤ 16 and |L - avg| < 2^16: the product cannot wrap.
                 let scaledLuma = AVIF.AV1Arithmetic.round2Signed(alpha &* (pred[i * 64 + j] - lumaAvg), 6)
                 frame.planes[plane][y: startY + i, x: startX + j] =
                     UInt16(truncatingIfNeeded: AVIF.AV1Arithmetic.clip1(dc + scaledLuma, bitDepth))

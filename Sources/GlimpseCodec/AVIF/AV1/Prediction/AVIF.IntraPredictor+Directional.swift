@@ -5,7 +5,8 @@ extension AVIF.IntraPredictor {
         typealias K = AVIF.AV1Tables
         let o = Self.edgeOrigin
         // 1–2.
-        let pAngle = K.Mode_To_Angle[b.mode] + b.angleDelta * K.ANGLE_STEP
+        // AngleDeltaY/UV are coded within ±MAX_ANGLE_DELTA (3); bounded so pAngle stays 36...212.
+        let pAngle = K.Mode_To_Angle[b.mode] + AVIF.AV1Arithmetic.clip3(-3, 3, b.angleDelta) * K.ANGLE_STEP
         // 3.
         var upsampleAbove = 0
         var upsampleLeft = 0

@@ -6,7 +6,8 @@ extension AVIF.IntraPredictor {
     /// `ColorMapUV` row-major with `mapStride` entries per row; `x`, `y` are the transform
     /// block's offset in 4×4 units within the block. Missing map entries or colours give 0.
     static func predictPalette(into frame: inout AVIF.AV1Plane, startX: Int, startY: Int, x: Int, y: Int,
-                               txSz: Int, palette: [UInt16], colorMap: [UInt8], mapStride: Int) {
+                               txSz txSzIn: Int, palette: [UInt16], colorMap: [UInt8], mapStride: Int) {
+        let txSz = AVIF.AV1Arithmetic.clip3(0, AVIF.AV1Tables.TX_SIZES_ALL - 1, txSzIn)
         let w = AVIF.AV1Tables.Tx_Width[txSz]
         let h = AVIF.AV1Tables.Tx_Height[txSz]
         for i in 0..<h {

@@ -42,7 +42,8 @@ extension AVIF.InverseTransform {
     /// `quant` holds at least th × tw values (missing ones count as 0); each is first limited
     /// to ±2^40, which no coded coefficient reaches (§5.11.39's Golomb codes are < 2^33), so the
     /// product with q2 (< 2^19) cannot wrap.
-    mutating func dequantize(quant: [Int], plane: Int, txSz: Int, txType: Int, _ q: BlockQuantizer) {
+    mutating func dequantize(quant: [Int], plane: Int, txSz txSzIn: Int, txType: Int, _ q: BlockQuantizer) {
+        let txSz = AVIF.AV1Arithmetic.clip3(0, AVIF.AV1Tables.TX_SIZES_ALL - 1, txSzIn)
         let log2W = AVIF.AV1Tables.Tx_Width_Log2[txSz]
         let log2H = AVIF.AV1Tables.Tx_Height_Log2[txSz]
         let tw = min(32, 1 << log2W)
@@ -88,8 +89,9 @@ extension AVIF.InverseTransform {
     }
 
     /// Step 3 of §7.12.3: CurrFrame[ y + yy ][ x + xx ] = Clip1( CurrFrame + Residual[ i ][ j ] ).
-    mutating func addResidual(into frame: inout AVIF.AV1Plane, x: Int, y: Int, txSz: Int, txType: Int, bitDepth: Int) {
+    mutating func addResidual(into frame: inout AVIF.AV1Plane, x: Int, y: Int, txSz txSzIn: Int, txType: Int, bitDepth: Int) {
         typealias K = AVIF.AV1Tables
+        let txSz = AVIF.AV1Arithmetic.clip3(0, K.TX_SIZES_ALL - 1, txSzIn)
         let w = 1 << K.Tx_Width_Log2[txSz]
         let h = 1 << K.Tx_Height_Log2[txSz]
         let flipUD = txType == K.FLIPADST_DCT || txType == K.FLIPADST_ADST || txType == K.V_FLIPADST

@@ -64,7 +64,9 @@ extension AVIF {
 
         /// §7.13.3, the 2D inverse transform process: `dequant` (coefficients i < 32, j < 32)
         /// to `residual` for `txSz` and `PlaneTxType` `txType`.
-        mutating func inverseTransform2D(txSz: Int, txType: Int, lossless: Bool, bitDepth: Int) {
+        mutating func inverseTransform2D(txSz txSzIn: Int, txType: Int, lossless: Bool, bitDepth: Int) {
+            // The syntax only gives valid sizes; the bound keeps the table lookups in range regardless.
+            let txSz = AV1Arithmetic.clip3(0, AV1Tables.TX_SIZES_ALL - 1, txSzIn)
             let log2W = AV1Tables.Tx_Width_Log2[txSz]
             let log2H = AV1Tables.Tx_Height_Log2[txSz]
             let w = 1 << log2W
