@@ -12,12 +12,12 @@ extension AVIF {
     public struct Decoder: ImageDecoder {
         public static var format: ImageFormat { .avif }
 
-        private let options: DecodingOptions
+        let options: DecodingOptions
         private let containerLimits = ContainerLimits.standard
         private var file: [UInt8] = []
         private var boxes = TopLevelBoxes()
         private var meta: MetaBox?
-        private var primary: PrimaryImage?
+        private(set) var primary: PrimaryImage?
         private var movieFrameCount: Int??
         /// The colour image's first coded item, once its data has arrived and been checked.
         public private(set) var codedImage: CodedImage?
