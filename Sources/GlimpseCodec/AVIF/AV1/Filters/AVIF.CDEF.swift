@@ -168,36 +168,51 @@ extension AVIF {
             let source = currFrame.planes[plane]
             let priTaps = AV1Tables.Cdef_Pri_Taps[(priStr >> coeffShift) & 1]
             let secTaps = AV1Tables.Cdef_Sec_Taps[(priStr >> coeffShift) & 1]
-            // cdef_get_at: the sample, or nil when is_inside_filter_region fails (CdefAvailable 0).
-            @inline(__always) func getAt(_ i: Int, _ j: Int, _ dir: Int, _ k: Int, _ sign: Int) -> Int? {
-                let offsets = AV1Tables.Cdef_Directions[dir][k]
-                let y = y0 + i + sign * offsets[0]
-                let x = x0 + j + sign * offsets[1]
-                let candidateR = (y << subY) >> AV1Tables.MI_SIZE_LOG2
-                let candidateC = (x << subX) >> AV1Tables.MI_SIZE_LOG2
-                if candidateC >= 0 && candidateC < p.miCols && candidateR >= 0 && candidateR < p.miRows {
-                    return source.sample(x, y)
+            // is_inside_filter_region( candidateR, candidateC ) with candidateR = ( y << subY ) >>
+            // MI_SIZE_LOG2 holds exactly when 0 ≤ y < ( MiRows × MI_SIZE ) >> subY (MiRows is even),
+            // and likewise for x: the limits in plane samples.
+            let limitX = (p.miCols * AV1Tables.MI_SIZE) >> subX
+            let limitY = (p.miRows * AV1Tables.MI_SIZE) >> subY
+            // Cdef_Directions for the primary direction and the two secondary ones, k = 0 and 1,
+            // hoisted out of the sample loop: ( dy, dx ) pairs in the order the filter uses them.
+            var offsets = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &offsets) { raw in
+                let o = raw.bindMemory(to: Int.self)
+                for k in 0..<2 {
+                    for (n, d) in [dir, (dir - 2) & 7, (dir + 2) & 7].enumerated() {
+                        o[(k * 3 + n) * 2] = AV1Tables.Cdef_Directions[d][k][0]
+                        o[(k * 3 + n) * 2 + 1] = AV1Tables.Cdef_Directions[d][k][1]
+                    }
                 }
-                return nil
             }
+            let pri0 = priTaps[0], pri1 = priTaps[1], sec0 = secTaps[0], sec1 = secTaps[1]
             for i in 0..<h {
                 for j in 0..<w {
                     var sum = 0
-                    let x = source.sample(x0 + j, y0 + i)
+                    let y = y0 + i, x0j = x0 + j
+                    let x = source.sample(x0j, y)
                     var maximum = x
                     var minimum = x
-                    for k in 0..<2 {
-                        for sign in stride(from: -1, through: 1, by: 2) {
-                            if let p = getAt(i, j, dir, k, sign) {
-                                sum += priTaps[k] * constrain(p - x, priStr, damping)
-                                maximum = max(p, maximum)
-                                minimum = min(p, minimum)
-                            }
-                            for dirOff in stride(from: -2, through: 2, by: 4) {
-                                if let s = getAt(i, j, (dir + dirOff) & 7, k, sign) {
-                                    sum += secTaps[k] * constrain(s - x, secStr, damping)
-                                    maximum = max(s, maximum)
-                                    minimum = min(s, minimum)
+                    withUnsafeBytes(of: offsets) { raw in
+                        let o = raw.bindMemory(to: Int.self)
+                        for k in 0..<2 {
+                            let priTap = k == 0 ? pri0 : pri1
+                            let secTap = k == 0 ? sec0 : sec1
+                            for sign in stride(from: -1, through: 1, by: 2) {
+                                // n = 0: the primary tap (dir); n = 1, 2: the secondary taps (dir ∓ 2).
+                                for n in 0..<3 {
+                                    let sy = y + sign * o[(k * 3 + n) * 2]
+                                    let sx = x0j + sign * o[(k * 3 + n) * 2 + 1]
+                                    // cdef_get_at: CdefAvailable is 0 outside the filter region.
+                                    guard sx >= 0 && sx < limitX && sy >= 0 && sy < limitY else { continue }
+                                    let v = source.sample(sx, sy)
+                                    if n == 0 {
+                                        sum += priTap * constrain(v - x, priStr, damping)
+                                    } else {
+                                        sum += secTap * constrain(v - x, secStr, damping)
+                                    }
+                                    maximum = max(v, maximum)
+                                    minimum = min(v, minimum)
                                 }
                             }
                         }
