@@ -242,6 +242,25 @@ import Testing
         #expect(transform.dequant[0] == -3)
         transform.dequantize(quant: [(1 << 24) + 1], plane: 0, txSz: K.TX_4X4, txType: K.DCT_DCT, .init(dcQuant: 1, acQuant: 1, bitDepth: 12))
         #expect(transform.dequant[0] == 1)
+        // Any integer collection: Int32 coefficients, a slice starting past 0.
+        transform.dequantize(quant: [Int32(-7)], plane: 0, txSz: K.TX_4X4, txType: K.DCT_DCT, .init(dcQuant: 3, acQuant: 3, bitDepth: 8))
+        #expect(transform.dequant[0] == -21)
+        let slice = [99, 5, 0][1...]
+        transform.dequantize(quant: slice, plane: 0, txSz: K.TX_4X4, txType: K.DCT_DCT, .init(dcQuant: 3, acQuant: 3, bitDepth: 8))
+        #expect(transform.dequant[0] == 15 && transform.dequant[1] == 0)
+        // Quantizer matrices: Round2( q × Quantizer_Matrix[ level ][ plane > 0 ][ Qm_Offset[ txSz ] + i × tw + j ], 5 ),
+        // not for identity types nor at level 15.
+        let withMatrix = AVIF.InverseTransform.BlockQuantizer(dcQuant: 64, acQuant: 80, usingQmatrix: true, qmLevel: 3, bitDepth: 8)
+        var coefficients = [Int](repeating: 0, count: 64)
+        coefficients[0] = 1
+        coefficients[8 + 5] = -1
+        transform.dequantize(quant: coefficients, plane: 1, txSz: K.TX_8X8, txType: K.DCT_DCT, withMatrix)
+        let m0 = Int(K.Quantizer_Matrix[3][1][K.Qm_Offset[K.TX_8X8]])
+        let m13 = Int(K.Quantizer_Matrix[3][1][K.Qm_Offset[K.TX_8X8] + 13])
+        #expect(transform.dequant[0] == (64 * m0 + 16) >> 5)
+        #expect(transform.dequant[32 + 5] == -((80 * m13 + 16) >> 5))
+        transform.dequantize(quant: coefficients, plane: 1, txSz: K.TX_8X8, txType: K.IDTX, withMatrix)
+        #expect(transform.dequant[0] == 64 && transform.dequant[32 + 5] == -80)
     }
 
     @Test func quantizerLookups() {

@@ -70,6 +70,44 @@ import Testing
         #expect(AVIF.LoopRestoration.unitCount(unitSize: 64, frameSize: 96) == 2)
     }
 
+    @Test func blocksOfUnitsAndStripesMatchTheSpecificationsFourByFourLoop() {
+        // Random content (deblocked and CDEF frames apart), every unit its own type and
+        // coefficients, sizes that are not multiples of 4 or of the units.
+        var random = AV1TestRandom(seed: 2024)
+        for (trial, (w, h, subX, subY, bitDepth, size)) in [(150, 97, 1, 1, 8, 64), (130, 140, 1, 0, 10, 32),
+                                                              (67, 201, 0, 0, 12, 128), (260, 70, 1, 1, 10, 256)].enumerated() {
+            var curr = AVIF.AV1Frame(lumaWidth: w, lumaHeight: h, bitDepth: bitDepth, subsamplingX: subX, subsamplingY: subY,
+                                     monochrome: false)
+            var cdef = curr
+            for p in 0..<3 {
+                for k in 0..<curr.planes[p].samples.count {
+                    curr.planes[p].samples[k] = UInt16.random(in: 0..<(1 << bitDepth), using: &random)
+                    cdef.planes[p].samples[k] = UInt16.random(in: 0..<(1 << bitDepth), using: &random)
+                }
+            }
+            var planes: [AVIF.LoopRestoration.PlaneUnits] = []
+            for p in 0..<3 {
+                let unitSize = p == 0 ? max(64, size) : size
+                let units = AVIF.LoopRestoration.unitCount(unitSize: unitSize, frameSize: p == 0 ? h : (h + subY) >> subY)
+                    * AVIF.LoopRestoration.unitCount(unitSize: unitSize, frameSize: p == 0 ? w : (w + subX) >> subX)
+                planes.append(.init(
+                    frameRestorationType: K.RESTORE_SWITCHABLE, loopRestorationSize: unitSize,
+                    lrType: (0..<units).map { _ in Int.random(in: 0...2, using: &random) },
+                    lrWiener: (0..<(units * 6)).map { k in
+                        Int.random(in: K.Wiener_Taps_Min[k % 3]...K.Wiener_Taps_Max[k % 3], using: &random) * (p > 0 && k % 3 == 0 ? 0 : 1)
+                    },
+                    lrSgrSet: (0..<units).map { _ in Int.random(in: 0...15, using: &random) },
+                    lrSgrXqd: (0..<(units * 2)).map { k in Int.random(in: K.Sgrproj_Xqd_Min[k % 2]...K.Sgrproj_Xqd_Max[k % 2], using: &random) }))
+            }
+            let parameters = AVIF.LoopRestoration.Parameters(frameHeight: h, upscaledWidth: w, planes: planes)
+            var lr = AVIF.LoopRestoration()
+            let blocked = lr.apply(currFrame: curr, cdefFrame: cdef, parameters)
+            let reference = lr.applyPerBlock(currFrame: curr, cdefFrame: cdef, parameters)
+            #expect(blocked == reference, "trial \(trial)")
+            #expect(blocked != cdef)
+        }
+    }
+
     @Test func superResolution() {
         // Every Upscale_Filter row sums to 128: flat stays flat, at the upscaled sizes.
         let f = AVIF.AV1Frame(lumaWidth: 40, lumaHeight: 8, bitDepth: 10, subsamplingX: 1, subsamplingY: 1,

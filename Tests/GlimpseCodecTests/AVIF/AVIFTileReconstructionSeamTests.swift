@@ -72,6 +72,10 @@ import TestSupport
             lines.append(line)
             row += 1
         }
+        for plane in 0..<frame.numPlanes {
+            let units = info.restorationUnits[plane]
+            lines.append("lr plane \(plane): unit size \(frame.restoration.loopRestorationSize[plane]), \(units.unitRows)x\(units.unitCols) units, first types \(units.type.prefix(4))")
+        }
         for call in recorder.calls.prefix(14) { lines.append("\(call)") }
         print(lines.joined(separator: "\n"))
     }

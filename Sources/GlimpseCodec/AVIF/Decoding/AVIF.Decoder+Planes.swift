@@ -8,8 +8,9 @@ extension AVIF.Decoder {
         -> (color: AVIF.DecodedPlanes, alpha: AVIF.DecodedPlanes?) {
         guard let primary, codedItems.count >= primary.color.codedItems.count else { throw .truncated }
         let cells = primary.color.codedItems.count
-        let color = try Self.compose(Array(codedItems[0..<cells]), grid: primary.color.grid, limits: options.limits,
+        var color = try Self.compose(Array(codedItems[0..<cells]), grid: primary.color.grid, limits: options.limits,
                                      applyingFilmGrain: applyingFilmGrain)
+        if let points = primary.codePoints { color.isFullRange = points.isFullRange }
         var alpha: AVIF.DecodedPlanes?
         if let item = primary.alpha {
             let end = cells + item.codedItems.count

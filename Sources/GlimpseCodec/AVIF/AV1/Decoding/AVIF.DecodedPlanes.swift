@@ -12,8 +12,9 @@ extension AVIF {
         /// `subsampling_x`, `subsampling_y` (1: chroma at half resolution).
         public let subsamplingX: Int
         public let subsamplingY: Int
-        /// `color_range` of the sequence header.
-        public let isFullRange: Bool
+        /// Full range: `color_range` of the sequence header, or the `nclx` colour property's
+        /// full-range flag when the container has one (as libavif takes it).
+        public internal(set) var isFullRange: Bool
         /// Y, then U and V unless monochrome; plane `p` is ``planeWidth(_:)`` × ``planeHeight(_:)`` row-major.
         public internal(set) var planes: [[UInt16]]
 

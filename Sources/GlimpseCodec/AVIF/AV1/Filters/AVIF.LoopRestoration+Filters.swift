@@ -58,15 +58,15 @@ extension AVIF.LoopRestoration {
             for j in 0..<w {
                 let u = cdefFrame.sample(x + j, y + i) << K.SGRPROJ_RST_BITS
                 var v = w1 * u
-                v += r0 != 0 ? w0 * flt0[i * 4 + j] : w0 * u
-                v += r1 != 0 ? w2 * flt1[i * 4 + j] : w2 * u
+                v += r0 != 0 ? w0 * flt0[i * w + j] : w0 * u
+                v += r1 != 0 ? w2 * flt1[i * w + j] : w2 * u
                 let s = AVIF.AV1Arithmetic.round2(v, K.SGRPROJ_RST_BITS + K.SGRPROJ_PRJ_BITS)
                 lrFrame[y: y + i, x: x + j] = UInt16(truncatingIfNeeded: AVIF.AV1Arithmetic.clip1(s, bitDepth))
             }
         }
     }
 
-    /// §7.17.3, the box filter process: `flt0` (pass 0) or `flt1` (pass 1), at `i * 4 + j`.
+    /// §7.17.3, the box filter process: `flt0` (pass 0) or `flt1` (pass 1), at `i * w + j`.
     mutating func boxFilter(currFrame: AVIF.AV1Plane, cdefFrame: AVIF.AV1Plane, region: Region, x: Int, y: Int,
                             w: Int, h: Int, set: Int, pass: Int, bitDepth: Int) {
         typealias K = AVIF.AV1Tables
@@ -77,7 +77,8 @@ extension AVIF.LoopRestoration {
         let n2e = n * n * eps
         let s = ((1 << K.SGRPROJ_MTABLE_BITS) + n2e / 2) / n2e
         let oneOverN = ((1 << K.SGRPROJ_RECIP_BITS) + (n / 2)) / n
-        // A[ i ][ j ], B[ i ][ j ] for i in -1...h, j in -1...w at (i + 1) * 6 + j + 1.
+        // A[ i ][ j ], B[ i ][ j ] for i in -1...h, j in -1...w at (i + 1) * (w + 2) + j + 1.
+        let stride = w + 2
         for i in -1..<(h + 1) {
             for j in -1..<(w + 1) {
                 var a = 0
@@ -102,8 +103,8 @@ extension AVIF.LoopRestoration {
                     a2 = ((z << K.SGRPROJ_SGR_BITS) + (z / 2)) / (z + 1)
                 }
                 let b2 = ((1 << K.SGRPROJ_SGR_BITS) - a2) * b * oneOverN
-                boxA[(i + 1) * 6 + j + 1] = a2
-                boxB[(i + 1) * 6 + j + 1] = AVIF.AV1Arithmetic.round2(b2, K.SGRPROJ_RECIP_BITS)
+                boxA[(i + 1) * stride + j + 1] = a2
+                boxB[(i + 1) * stride + j + 1] = AVIF.AV1Arithmetic.round2(b2, K.SGRPROJ_RECIP_BITS)
             }
         }
         for i in 0..<h {
@@ -120,14 +121,14 @@ extension AVIF.LoopRestoration {
                         } else {
                             weight = (dx == 0 || dy == 0) ? 4 : 3
                         }
-                        let k = (i + dy + 1) * 6 + j + dx + 1
+                        let k = (i + dy + 1) * stride + j + dx + 1
                         a += weight * boxA[k]
                         b += weight * boxB[k]
                     }
                 }
                 let v = a * cdefFrame.sample(x + j, y + i) + b
                 let f = AVIF.AV1Arithmetic.round2(v, K.SGRPROJ_SGR_BITS + shift - K.SGRPROJ_RST_BITS)
-                if pass == 0 { flt0[i * 4 + j] = f } else { flt1[i * 4 + j] = f }
+                if pass == 0 { flt0[i * w + j] = f } else { flt1[i * w + j] = f }
             }
         }
     }

@@ -181,6 +181,11 @@ extension AVIF {
             candidateC >= miColStart && candidateC < miColEnd && candidateR >= miRowStart && candidateR < miRowEnd
         }
 
+        /// `partitionCdf[p] - partitionCdf[p - 1]` of §8.3.2 (split_or_horz, split_or_vert).
+        private func probability(_ offset: Int, _ p: Int) -> Int {
+            Int(sd.cdf[offset + p]) - Int(sd.cdf[offset + p - 1])
+        }
+
         /// `decode_partition(r, c, bSize)` (§5.11.4).
         mutating func decodePartition(_ r: Int, _ c: Int, _ bSize: Int) throws(ImageDecodingError) {
             typealias T = AV1Tables
@@ -205,23 +210,18 @@ extension AVIF {
                 if hasRows && hasCols {
                     partition = sd.symbol(offset, table.n)
                 } else if hasCols {
-                    // split_or_horz: the probabilities of the partitions that split vertically.
-                    var psum = 0
-                    for p in [T.PARTITION_VERT, T.PARTITION_SPLIT, T.PARTITION_HORZ_A, T.PARTITION_VERT_A, T.PARTITION_VERT_B] {
-                        psum += Int(sd.cdf[offset + p]) - Int(sd.cdf[offset + p - 1])
-                    }
-                    if bSize != T.BLOCK_128X128 {
-                        psum += Int(sd.cdf[offset + T.PARTITION_VERT_4]) - Int(sd.cdf[offset + T.PARTITION_VERT_4 - 1])
-                    }
+                    // split_or_horz: the probability of every partition that splits vertically.
+                    var psum = probability(offset, T.PARTITION_VERT) + probability(offset, T.PARTITION_SPLIT)
+                        + probability(offset, T.PARTITION_HORZ_A) + probability(offset, T.PARTITION_VERT_A)
+                        + probability(offset, T.PARTITION_VERT_B)
+                    if bSize != T.BLOCK_128X128 { psum += probability(offset, T.PARTITION_VERT_4) }
                     partition = sd.binary(cdf0: (1 << 15) - psum) == 1 ? T.PARTITION_SPLIT : T.PARTITION_HORZ
                 } else if hasRows {
-                    var psum = 0
-                    for p in [T.PARTITION_HORZ, T.PARTITION_SPLIT, T.PARTITION_HORZ_A, T.PARTITION_HORZ_B, T.PARTITION_VERT_A] {
-                        psum += Int(sd.cdf[offset + p]) - Int(sd.cdf[offset + p - 1])
-                    }
-                    if bSize != T.BLOCK_128X128 {
-                        psum += Int(sd.cdf[offset + T.PARTITION_HORZ_4]) - Int(sd.cdf[offset + T.PARTITION_HORZ_4 - 1])
-                    }
+                    // split_or_vert: the probability of every partition that splits horizontally.
+                    var psum = probability(offset, T.PARTITION_HORZ) + probability(offset, T.PARTITION_SPLIT)
+                        + probability(offset, T.PARTITION_HORZ_A) + probability(offset, T.PARTITION_HORZ_B)
+                        + probability(offset, T.PARTITION_VERT_A)
+                    if bSize != T.BLOCK_128X128 { psum += probability(offset, T.PARTITION_HORZ_4) }
                     partition = sd.binary(cdf0: (1 << 15) - psum) == 1 ? T.PARTITION_SPLIT : T.PARTITION_VERT
                 } else {
                     partition = T.PARTITION_SPLIT

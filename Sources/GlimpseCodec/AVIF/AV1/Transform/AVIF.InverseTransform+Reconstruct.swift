@@ -39,10 +39,12 @@ extension AVIF.InverseTransform {
     /// Step 1 of §7.12.3: `Quant` (coded coefficients, `Quant[ i * tw + j ]` for i < th,
     /// j < tw, tw = Min( 32, w ), th = Min( 32, h )) to `Dequant`.
     ///
-    /// `quant` holds at least th × tw values (missing ones count as 0); each is first limited
-    /// to ±2^40, which no coded coefficient reaches (§5.11.39's Golomb codes are < 2^33), so the
-    /// product with q2 (< 2^19) cannot wrap.
-    mutating func dequantize(quant: [Int], plane: Int, txSz txSzIn: Int, txType: Int, _ q: BlockQuantizer) {
+    /// `quant` holds at least th × tw values (missing ones count as 0), of any integer type
+    /// (`[Int]`, `[Int32]`, a buffer pointer); each is first limited to ±2^40, which no coded
+    /// coefficient reaches (§5.11.39's Golomb codes are < 2^33), so the product with q2 (< 2^19)
+    /// cannot wrap.
+    mutating func dequantize<C: RandomAccessCollection>(quant: C, plane: Int, txSz txSzIn: Int, txType: Int,
+                                                       _ q: BlockQuantizer) where C.Element: FixedWidthInteger, C.Index == Int {
         let txSz = AVIF.AV1Arithmetic.clip3(0, AVIF.AV1Tables.TX_SIZES_ALL - 1, txSzIn)
         let log2W = AVIF.AV1Tables.Tx_Width_Log2[txSz]
         let log2H = AVIF.AV1Tables.Tx_Height_Log2[txSz]
@@ -57,7 +59,8 @@ extension AVIF.InverseTransform {
         for i in 0..<th {
             for j in 0..<tw {
                 let k = i * tw + j
-                let coefficient = k < quant.count ? AVIF.AV1Arithmetic.clip3(-bound, bound, quant[k]) : 0
+                let coefficient = k < quant.count
+                    ? AVIF.AV1Arithmetic.clip3(-bound, bound, Int(clamping: quant[quant.startIndex + k])) : 0
                 if coefficient == 0 {
                     dequant[i &* 32 &+ j] = 0
                     continue
@@ -81,8 +84,9 @@ extension AVIF.InverseTransform {
     /// §7.12.3, the reconstruct process: dequantizes `quant`, inverse transforms it
     /// (§7.13.3) and adds the residual into `frame` at (`x`, `y`) with Clip1, flipping it as
     /// FLIPADST types require. `txType` is `PlaneTxType`. Samples outside the plane are skipped.
-    mutating func reconstruct(into frame: inout AVIF.AV1Plane, plane: Int, x: Int, y: Int, txSz: Int,
-                              txType: Int, quant: [Int], _ q: BlockQuantizer) {
+    mutating func reconstruct<C: RandomAccessCollection>(into frame: inout AVIF.AV1Plane, plane: Int, x: Int, y: Int,
+                                                         txSz: Int, txType: Int, quant: C, _ q: BlockQuantizer)
+        where C.Element: FixedWidthInteger, C.Index == Int {
         dequantize(quant: quant, plane: plane, txSz: txSz, txType: txType, q)
         inverseTransform2D(txSz: txSz, txType: txType, lossless: q.lossless, bitDepth: q.bitDepth)
         addResidual(into: &frame, x: x, y: y, txSz: txSz, txType: txType, bitDepth: q.bitDepth)
