@@ -108,16 +108,16 @@ import TestSupport
         #expect(outcome.palettePositions > 0, "palette mode exercised")
     }
 
-    /// Screen content with intra block copy allowed: its motion vectors and transform trees
-    /// parse too.
+    /// Screen content with libaom's intra block copy left enabled. (libaom chooses not to use
+    /// it on this image: `allow_intrabc` stays 0 here; the corpus's six Microsoft files are
+    /// what exercises intra block copy.)
     @Test(.enabled(if: avifenc != nil && screen != nil),
           arguments: [["-s", "6", "-a", "tune-content=screen"], ["-s", "4", "-a", "tune-content=screen", "-y", "444"]])
-    func encodedIntraBlockCopyParses(_ options: [String]) throws {
+    func encodedScreenContentWithIntraBlockCopyEnabledParses(_ options: [String]) throws {
         let outcome = try encodeAndParse(try #require(Self.screen), options)
         #expect(!outcome.items.isEmpty)
         #expect(outcome.failures.isEmpty, "avifenc \(options.joined(separator: " ")): \(outcome.failures)")
-        #expect(outcome.usedIntraBlockCopy, "allow_intrabc set")
-        #expect(outcome.intraBlockCopyBlocks > 0, "intra block copy blocks")
+        #expect(outcome.palettePositions > 0, "palette mode exercised")
     }
 
     @Test(.enabled(if: avifenc != nil && alphaSource != nil), arguments: [["-s", "8"], ["-s", "8", "-y", "444", "-d", "10"]])
