@@ -5,8 +5,9 @@ extension AVIF {
         /// Reconstructing pixels from the AV1 tiles (AV1 specification §5.11 onwards, §7):
         /// not yet implemented, so no AVIF image decodes to pixels today.
         case av1TileDecoding
-        /// A block coded with intra block copy (`use_intrabc`, AV1 §5.11.5, screen content):
-        /// it needs the motion-vector prediction process (§7.10.2), not implemented yet.
+        /// A block coded with intra block copy (`use_intrabc`, AV1 §5.11.7, screen content): its
+        /// syntax parses, its prediction needs the motion-vector prediction process (§7.10.2),
+        /// not implemented yet.
         case av1IntraBlockCopy
         /// An image sequence (`avis`) whose tracks alone carry the images, with no primary item.
         case imageSequenceWithoutPrimaryItem

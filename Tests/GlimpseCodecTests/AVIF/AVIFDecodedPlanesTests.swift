@@ -6,8 +6,8 @@ import TestSupport
 /// The AV1 decoder's planes (``AVIF/Decoder/decodePlanes(applyingFilmGrain:)``) against
 /// `avifdec IN.avif OUT.y4m` (Debian libavif-bin 0.11 with dav1d): every sample identical.
 ///
-/// The debug suite keeps to small files (avifenc crops of 96×64, and the corpus's smallest
-/// link-u fox): about 30 s in debug on one core here, most of it the fox. The whole corpus is
+/// The debug suite keeps to small files (16 avifenc crops of 96×64, and one 1203×799
+/// monochrome link-u fox): 5 s in debug here (the fox 4.7 s, the avifenc cases 0.8 s). The whole corpus is
 /// compared by ``wholeCorpusMatchesAvifdec()`` when `GLIMPSE_AVIF_PLANES_CORPUS=1` (and by
 /// `glimpse decode IN.avif --yuv OUT.y4m` against avifdec by hand).
 @Suite struct AVIFDecodedPlanesTests {
@@ -53,19 +53,21 @@ import TestSupport
     /// The first differing sample, for the failure message.
     static func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> String {
         guard a.count == b.count else { return "sizes \(a.count) and \(b.count)" }
-        let index = zip(a, b).firstIndex { $0 != $1 } ?? -1
+        let index = a.indices.first { a[$0] != b[$0] } ?? -1
         return "first difference at byte \(index) of \(a.count)"
     }
 
     static func compare(_ file: URL) throws {
         let expected = try #require(try reference(file), "avifdec refused \(file.lastPathComponent)")
+        #expect(!expected.isEmpty)
         let ours = try decoded(try Fixtures.bytes(at: file))
         #expect(ours == expected, "\(file.lastPathComponent): \(firstDifference(ours, expected))")
     }
 
     static let photo = AVIFTileSyntaxEncoderTests.source("photos-512/1001682.png", name: "planes.png", width: 96, height: 64)
 
-    /// avifenc variants: formats and depths, speeds, lossless, tiles, CDEF and restoration off.
+    /// avifenc variants: formats and depths, speeds, lossless, tiles, CDEF and restoration off,
+    /// segmentation and delta q, rav1e, film grain.
     static let variants: [[String]] = [
         ["-s", "6"], ["-s", "9"], ["-s", "6", "-y", "444"], ["-s", "6", "-y", "422"], ["-s", "6", "-y", "400"],
         ["-s", "6", "-d", "10"], ["-s", "6", "-y", "444", "-d", "12"], ["-s", "8", "-l"],
@@ -73,6 +75,9 @@ import TestSupport
         ["-s", "6", "-a", "enable-cdef=0", "-a", "enable-restoration=0"],
         ["-s", "6", "-a", "aq-mode=1"], ["-s", "6", "-a", "deltaq-mode=1"],
         ["-c", "rav1e", "-s", "10"],
+        // Film grain synthesis (§7.18.3): libaom's test vectors 1 and 2, and denoising with a fitted grain.
+        ["-s", "6", "-a", "film-grain-test=1"], ["-s", "6", "-a", "film-grain-test=2", "-y", "444", "-d", "10"],
+        ["-s", "6", "-a", "denoise-noise-level=40"],
     ]
 
     @Test(.enabled(if: avifdec != nil && AVIFTileSyntaxEncoderTests.avifenc != nil && photo != nil), arguments: variants)
@@ -92,5 +97,49 @@ import TestSupport
     @Test(.enabled(if: avifdec != nil && fox != nil))
     func corpusFoxMatchesAvifdec() throws {
         try Self.compare(try #require(Self.fox))
+    }
+
+    /// Corpus files whose planes differ from avifdec's, with the reason: what is not decoded yet.
+    static let knownDifferences: [String: String] = {
+        let intraBlockCopy = "intra block copy: find_mv_stack (§7.10.2) not implemented, the frame is refused"
+        let layers = "spatial layers: avifdec shows the last layer, an inter frame (only the first, intra, frame is decoded)"
+        var known: [String: String] = [:]
+        for name in ["Monochrome", "reduced_still_picture_header", "still_picture", "Tomsk_with_thumbnails", "bbb_4k",
+                     "Ronda_rotate90"] {
+            known["microsoft/\(name).avif"] = intraBlockCopy
+        }
+        for name in ["fruits_2layer_thumbsize", "tiger_3layer_3res", "tiger_3layer_1res", "abandoned_filmgrain"] {
+            known["xiph/\(name).avif"] = layers
+        }
+        return known
+    }()
+
+    static let corpusEnabled = ProcessInfo.processInfo.environment["GLIMPSE_AVIF_PLANES_CORPUS"] == "1"
+
+    /// Every `.avif` of ../shared/corpus/avif that avifdec decodes, against avifdec (about two
+    /// minutes in release, far longer in debug: hence the environment variable). The files of
+    /// ``knownDifferences`` are expected to differ or be refused, and are reported as known issues.
+    @Test(.enabled(if: corpusEnabled && avifdec != nil && Fixtures.corpus("avif") != nil))
+    func wholeCorpusMatchesAvifdec() throws {
+        let root = try #require(Fixtures.corpus("avif"))
+        let files = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".avif") }.sorted()
+        #expect(!files.isEmpty)
+        var identical = 0
+        for path in files {
+            let url = root.appendingPathComponent(path)
+            guard let expected = try Self.reference(url) else { continue }  // avifdec refuses it too
+            if let reason = Self.knownDifferences[path] {
+                withKnownIssue("\(path): \(reason)") {
+                    let ours = try Self.decoded(try Fixtures.bytes(at: url))
+                    #expect(ours == expected)
+                }
+                continue
+            }
+            let ours = try Self.decoded(try Fixtures.bytes(at: url))
+            #expect(ours == expected, "\(path): \(Self.firstDifference(ours, expected))")
+            if ours == expected { identical += 1 }
+        }
+        print("AVIF corpus: \(identical) files decode to planes identical to avifdec's")
     }
 }

@@ -11,6 +11,8 @@ enum AVIFTileParsing {
         var failures: [ImageDecodingError] { items.compactMap(\.error) }
         /// 4×4 positions coded with a palette (luma or chroma), over all items.
         var palettePositions = 0
+        /// Blocks coded with intra block copy, over all items.
+        var intraBlockCopyBlocks = 0
         /// Whether a frame had `allow_intrabc`, segmentation, delta q, more than one tile.
         var usedIntraBlockCopy = false, usedSegmentation = false, usedDeltaQ = false, usedTiles = false
     }
@@ -31,6 +33,7 @@ enum AVIFTileParsing {
                 let (frame, info, _) = try AVIF.FrameParser.parse(item.data, sequence: item.sequence, limits: limits,
                                                                   reconstructor: AVIF.DiscardingReconstructor())
                 outcome.palettePositions += info.paletteSizes.filter { $0 > 0 }.count
+                outcome.intraBlockCopyBlocks += info.intraBlockCopyBlocks
                 outcome.usedIntraBlockCopy = outcome.usedIntraBlockCopy || frame.header.allowsIntraBlockCopy
                 outcome.usedSegmentation = outcome.usedSegmentation || frame.segmentationEnabled
                 outcome.usedDeltaQ = outcome.usedDeltaQ || frame.deltaQPresent

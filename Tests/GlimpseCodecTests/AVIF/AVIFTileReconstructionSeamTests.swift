@@ -12,6 +12,7 @@ import TestSupport
             case intra(AVIF.IntraPredictionRequest)
             case palette(plane: Int, x: Int, y: Int, txSz: Int)
             case cfl(plane: Int, x: Int, y: Int, alpha: Int)
+            case intraBlockCopy(plane: Int, x: Int, y: Int)
             case residual(plane: Int, x: Int, y: Int, txSz: Int, txType: Int, eob: Int, dcQIndex: Int, acQIndex: Int,
                           nonZero: Int, first: [Int32])
         }
@@ -24,6 +25,10 @@ import TestSupport
         mutating func predictChromaFromLuma(plane: Int, startX: Int, startY: Int, txSz: Int, alpha: Int,
                                             maxLumaW: Int, maxLumaH: Int) {
             calls.append(.cfl(plane: plane, x: startX, y: startY, alpha: alpha))
+        }
+        mutating func predictIntraBlockCopy(plane: Int, x: Int, y: Int, width: Int, height: Int,
+                                            miRow: Int, miCol: Int, mvDiff: (row: Int, col: Int)) throws(ImageDecodingError) {
+            calls.append(.intraBlockCopy(plane: plane, x: x, y: y))
         }
         mutating func reconstruct(_ block: AVIF.ResidualBlock) {
             let values = block.quant.prefix(block.count)

@@ -70,5 +70,13 @@ extension AVIF {
             transform.reconstruct(into: &frame.planes[block.plane], plane: block.plane, x: block.x, y: block.y,
                                   txSz: block.txSz, txType: block.txType, quant: quant, q)
         }
+
+        /// `predict_inter()` of an intra block copy block (§7.11.3): its motion vector needs
+        /// `PredMv` from `find_mv_stack()` (§7.10.2), which the tile syntax does not compute yet,
+        /// so the frame is refused rather than predicted wrongly.
+        mutating func predictIntraBlockCopy(plane: Int, x: Int, y: Int, width: Int, height: Int, miRow: Int,
+                                            miCol: Int, mvDiff: (row: Int, col: Int)) throws(ImageDecodingError) {
+            throw .unsupported(.avif(.av1IntraBlockCopy))
+        }
     }
 }

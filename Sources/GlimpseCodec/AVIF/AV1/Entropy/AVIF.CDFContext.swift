@@ -2,8 +2,8 @@ extension AVIF {
     /// The CDF arrays an intra frame's tiles use (AV1 §8.3; their defaults §10.3 via
     /// ``AVIF/AV1Tables``): where each lies in one flat pool, and the pool's initial values —
     /// `init_non_coeff_cdfs()` followed by `init_coeff_cdfs()` for each of the four
-    /// `base_q_idx` classes (semantics §6.8.2). Inter-only CDFs (motion vectors, references,
-    /// compound, OBMC…) are left out: an intra frame never reads them.
+    /// `base_q_idx` classes (semantics §6.8.2). Inter-only CDFs (references, compound, OBMC,
+    /// inter modes…) are left out: an intra frame never reads them.
     struct CDFContext: Sendable {
         // Non-coefficient CDFs (init_non_coeff_cdfs).
         let intraFrameYMode: CDFTable, uvModeCflNotAllowed: CDFTable, uvModeCflAllowed: CDFTable
@@ -24,6 +24,13 @@ extension AVIF {
         let intraTxTypeSet1: CDFTable, intraTxTypeSet2: CDFTable
         let cflSign: CDFTable, cflAlpha: CDFTable
         let useWiener: CDFTable, useSgrproj: CDFTable, restorationType: CDFTable
+        // What intra block copy reads (an intra frame's only inter-like blocks): the motion
+        // vector CDFs of MvCtx = MV_INTRABC_CONTEXT, indexed by comp; var-tx and inter tx types.
+        let mvJoint: CDFTable, mvSign: CDFTable, mvClass: CDFTable, mvClass0Bit: CDFTable
+        /// `MvBitCdf[MV_INTRABC_CONTEXT][comp][i]`.
+        let mvBit: CDFTable
+        let txfmSplit: CDFTable
+        let interTxTypeSet1: CDFTable, interTxTypeSet2: CDFTable, interTxTypeSet3: CDFTable
         // Coefficient CDFs (init_coeff_cdfs).
         let txbSkip: CDFTable
         /// `TileEobPt16Cdf` … `TileEobPt1024Cdf`, indexed by `eobMultisize`.
@@ -78,6 +85,15 @@ extension AVIF {
             useWiener = b.add(T.Default_Use_Wiener_Cdf)
             useSgrproj = b.add(T.Default_Use_Sgrproj_Cdf)
             restorationType = b.add(T.Default_Restoration_Type_Cdf)
+            mvJoint = b.add(T.Default_Mv_Joint_Cdf)
+            mvSign = b.add([T.Default_Mv_Sign_Cdf, T.Default_Mv_Sign_Cdf])
+            mvClass = b.add(T.Default_Mv_Class_Cdf)
+            mvClass0Bit = b.add([T.Default_Mv_Class0_Bit_Cdf, T.Default_Mv_Class0_Bit_Cdf])
+            mvBit = b.add([T.Default_Mv_Bit_Cdf, T.Default_Mv_Bit_Cdf])
+            txfmSplit = b.add(T.Default_Txfm_Split_Cdf)
+            interTxTypeSet1 = b.add(T.Default_Inter_Tx_Type_Set1_Cdf)
+            interTxTypeSet2 = b.add(T.Default_Inter_Tx_Type_Set2_Cdf)
+            interTxTypeSet3 = b.add(T.Default_Inter_Tx_Type_Set3_Cdf)
             let nonCoefficient = b.pool
             // The coefficient CDFs follow; the layout is the same for every idx.
             func coefficients(_ q: Int, _ b: inout CDFTable.Builder) -> (CDFTable, [CDFTable], CDFTable, CDFTable, CDFTable, CDFTable, CDFTable) {

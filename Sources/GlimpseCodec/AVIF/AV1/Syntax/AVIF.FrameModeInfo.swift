@@ -18,8 +18,19 @@ extension AVIF {
         var skips: [UInt8]
         /// `SegmentIds[row][col]`.
         var segmentIds: [UInt8]
-        /// `TxSizes[row][col]` (and `InterTxSizes`, equal for intra blocks): the luma transform size.
+        /// `TxSizes[row][col]`: the block's `TxSize` (for the loop filter's skip decisions).
         var txSizes: [UInt8]
+        /// `InterTxSizes[row][col]`: the luma transform size at each 4×4, equal to `TxSize` but
+        /// in intra block copy blocks, whose transform tree varies within the block (§5.11.17).
+        var interTxSizes: [UInt8]
+        /// `IsInters[row][col]`: 1 for intra block copy blocks, the only "inter" blocks of an intra frame.
+        var isInters: [UInt8]
+        /// `Mv[0] − PredMv[0]` (row, column in 1/8 sample) of each intra block copy block, at its
+        /// top-left 4×4, 2 per position. `PredMv` needs the motion-vector prediction process
+        /// (§7.10.2), not implemented yet.
+        var intraBlockCopyMvDiffs: [Int32]
+        /// How many blocks use intra block copy.
+        var intraBlockCopyBlocks = 0
         /// `PaletteSizes[plane][row][col]` for plane 0 (Y) and 1 (UV), flattened `plane * count + index`.
         var paletteSizes: [UInt8]
         /// `PaletteColors[plane][row][col][i]`, 8 per position and plane; empty unless
@@ -48,6 +59,9 @@ extension AVIF {
             skips = miSizes
             segmentIds = miSizes
             txSizes = miSizes
+            interTxSizes = miSizes
+            isInters = miSizes
+            intraBlockCopyMvDiffs = frame.header.allowsIntraBlockCopy ? [Int32](repeating: 0, count: 2 * count) : []
             paletteSizes = [UInt8](repeating: 0, count: 2 * count)
             paletteColors = frame.header.allowsScreenContentTools ? [UInt16](repeating: 0, count: 16 * count) : []
             deltaLFs = frame.deltaLfPresent ? [Int8](repeating: 0, count: 4 * count) : []

@@ -46,8 +46,9 @@ extension AVIF {
 
         /// The frame-wide arrays cost about this much per 4×4; refused beyond `maxTotalBytes`.
         private static func checkMemory(_ frame: FrameParameters, limits: DecodingLimits) throws(ImageDecodingError) {
-            let perPosition = 8 + 4 * frame.numPlanes + (frame.header.allowsScreenContentTools ? 32 : 0)
-                + (frame.deltaLfPresent ? 4 : 0)
+            // Ten one-byte arrays, the per-plane transform sizes and contexts, palettes, delta LF, MV differences.
+            let perPosition = 12 + 4 * frame.numPlanes + (frame.header.allowsScreenContentTools ? 32 : 0)
+                + (frame.deltaLfPresent ? 4 : 0) + (frame.header.allowsIntraBlockCopy ? 8 : 0)
             let (bytes, overflow) = (frame.miRows * frame.miCols).multipliedReportingOverflow(by: perPosition)
             guard !overflow, bytes <= limits.maxTotalBytes else { throw .limitExceeded(.totalBytes) }
         }

@@ -31,7 +31,7 @@ extension AVIF.TileDecoder {
         }
         try intraFrameModeInfo()
         try paletteTokens()
-        readTxSize()
+        readBlockTxSize()
         if skip { resetBlockContext(bw4, bh4) }
         let rowEnd = min(r + bh4, miRows), colEnd = min(c + bw4, miCols)
         for y in r..<rowEnd {
@@ -40,7 +40,9 @@ extension AVIF.TileDecoder {
                 if hasChroma { info.uvModes[y * miCols + x] = UInt8(uvMode) }
             }
         }
-        // compute_prediction() predicts nothing for an intra block: transform_block() does.
+        // compute_prediction() (§5.11.33) predicts only intra block copy blocks: intra ones
+        // are predicted per transform block in transform_block().
+        if isInter { try predictIntraBlockCopy() }
         try readResidual()
         let count = miRows * miCols
         for y in r..<rowEnd {
@@ -48,6 +50,7 @@ extension AVIF.TileDecoder {
                 let index = y * miCols + x
                 info.skips[index] = skip ? 1 : 0
                 info.txSizes[index] = UInt8(txSize)
+                info.isInters[index] = isInter ? 1 : 0
                 info.miSizes[index] = UInt8(miSize)
                 info.segmentIds[index] = UInt8(segmentId)
                 info.paletteSizes[index] = UInt8(paletteSizeY)
@@ -96,8 +99,20 @@ extension AVIF.TileDecoder {
         readDeltaQIndex()
         readDeltaLf()
         readDeltas = false
-        if frame.header.allowsIntraBlockCopy {
-            if sd.symbol(cdfs.intrabc.at(), 2) == 1 { throw .avif(.av1IntraBlockCopy) }  // use_intrabc
+        isInter = false
+        if frame.header.allowsIntraBlockCopy && sd.symbol(cdfs.intrabc.at(), 2) == 1 {  // use_intrabc
+            isInter = true
+            yMode = T.DC_PRED
+            uvMode = T.DC_PRED
+            angleDeltaY = 0
+            angleDeltaUV = 0
+            useFilterIntra = false
+            paletteSizeY = 0
+            paletteSizeUV = 0
+            // find_mv_stack(0) and assign_mv(0): the stack only gives PredMv its value; the
+            // syntax read is read_mv(0), whose CDFs depend on MvCtx alone.
+            readMv()
+            return
         }
         // intra_frame_y_mode
         let aboveMode = T.Intra_Mode_Context[availU ? Int(info.yModes[(miRow - 1) * miCols + miCol]) : T.DC_PRED]
@@ -261,9 +276,32 @@ extension AVIF.TileDecoder {
         }
     }
 
-    /// `read_block_tx_size()` for an intra block, i.e. `read_tx_size(1)` (§5.11.15–16),
-    /// with the CDF selection of `tx_depth` (§8.3.2).
-    private mutating func readTxSize() {
+    /// `read_block_tx_size()` (§5.11.16): the transform tree of an intra block copy block,
+    /// else `read_tx_size(!skip || !is_inter)`; `InterTxSizes` for every 4×4 of the block.
+    private mutating func readBlockTxSize() {
+        let bw4 = T.Num_4x4_Blocks_Wide[miSize], bh4 = T.Num_4x4_Blocks_High[miSize]
+        if frame.txMode == T.TX_MODE_SELECT && miSize > T.BLOCK_4X4 && isInter && !skip && !lossless {
+            let maxTxSz = T.Max_Tx_Size_Rect[miSize]
+            let txW4 = T.Tx_Width[maxTxSz] / T.MI_SIZE, txH4 = T.Tx_Height[maxTxSz] / T.MI_SIZE
+            var row = miRow
+            while row < miRow + bh4 {
+                var col = miCol
+                while col < miCol + bw4 {
+                    readVarTxSize(row, col, maxTxSz, 0)
+                    col += txW4
+                }
+                row += txH4
+            }
+            return
+        }
+        readTxSize(allowSelect: !skip || !isInter)
+        for row in miRow..<min(miRow + bh4, miRows) {
+            for col in miCol..<min(miCol + bw4, miCols) { info.interTxSizes[row * miCols + col] = UInt8(txSize) }
+        }
+    }
+
+    /// `read_tx_size(allowSelect)` (§5.11.15) with the CDF selection of `tx_depth` (§8.3.2).
+    private mutating func readTxSize(allowSelect: Bool) {
         if lossless {
             txSize = T.TX_4X4
             return
@@ -271,11 +309,12 @@ extension AVIF.TileDecoder {
         let maxRectTxSize = T.Max_Tx_Size_Rect[miSize]
         let maxTxDepth = T.Max_Tx_Depth[miSize]
         txSize = maxRectTxSize
-        guard miSize > T.BLOCK_4X4 && frame.txMode == T.TX_MODE_SELECT else { return }
-        // No block of an intra frame is inter (intra block copy is refused earlier), so the
-        // neighbours' widths come from their transform sizes (get_above_tx_width with row == MiRow).
-        let aboveW = availU ? T.Tx_Width[Int(info.txSizes[(miRow - 1) * miCols + miCol])] : 0
-        let leftH = availL ? T.Tx_Height[Int(info.txSizes[miRow * miCols + miCol - 1])] : 0
+        guard miSize > T.BLOCK_4X4 && allowSelect && frame.txMode == T.TX_MODE_SELECT else { return }
+        let above = (miRow - 1) * miCols + miCol, left = miRow * miCols + miCol - 1
+        let aboveW = !availU ? 0 : info.isInters[above] == 1
+            ? T.Num_4x4_Blocks_Wide[Int(info.miSizes[above])] * 4 : aboveTxWidth(miRow, miCol)
+        let leftH = !availL ? 0 : info.isInters[left] == 1
+            ? T.Num_4x4_Blocks_High[Int(info.miSizes[left])] * 4 : leftTxHeight(miRow, miCol)
         let ctx = (aboveW >= T.Tx_Width[maxRectTxSize] ? 1 : 0) + (leftH >= T.Tx_Height[maxRectTxSize] ? 1 : 0)
         let table = cdfs.tx[min(max(maxTxDepth, 1), 4) - 1]
         let txDepth = sd.symbol(table.at(ctx), table.n)

@@ -19,10 +19,10 @@ extension AVIF.TileDecoder {
         }
         let allZero = sd.symbol(cdfs.txbSkip.at(txSzCtx, allZeroContext(plane, txSz, x4, y4, w4, h4, maxX4, maxY4)), 2)
         if allZero == 1 {
-            if plane == 0 { currentTxType = T.DCT_DCT }
+            if plane == 0 { setTxTypes(x4, y4, w4, h4, T.DCT_DCT) }
         } else {
-            if plane == 0 { transformType(txSz) }
-            planeTxType = computeTxType(plane, txSz)
+            if plane == 0 { setTxTypes(x4, y4, w4, h4, transformType(txSz)) }
+            planeTxType = computeTxType(plane, txSz, x4, y4)
             let scan = scanOrder(txSz)
             let txClass = Self.txClass(planeTxType)
             let eobMultisize = min(T.Tx_Width_Log2[txSz], 5) + min(T.Tx_Height_Log2[txSz], 5) - 4
@@ -212,40 +212,67 @@ extension AVIF.TileDecoder {
         }
     }
 
-    /// `get_tx_set(txSz)` (§5.11.48) for an intra block: 0 `TX_SET_DCTONLY`, 1 `TX_SET_INTRA_1`, 2 `TX_SET_INTRA_2`.
+    /// `TxTypes[y4 + j][x4 + i] = txType` over a transform block, inside the frame.
+    private mutating func setTxTypes(_ x4: Int, _ y4: Int, _ w4: Int, _ h4: Int, _ txType: Int) {
+        for j in 0..<h4 where y4 + j < miRows {
+            for i in 0..<w4 where x4 + i < miCols { txTypes[(y4 + j) * miCols + x4 + i] = UInt8(txType) }
+        }
+    }
+
+    /// `get_tx_set(txSz)` (§5.11.48): 0 `TX_SET_DCTONLY`; for intra blocks 1 `TX_SET_INTRA_1`,
+    /// 2 `TX_SET_INTRA_2`; for intra block copy 1–3 `TX_SET_INTER_1`…`TX_SET_INTER_3`.
     func txSet(_ txSz: Int) -> Int {
         let txSzSqr = T.Tx_Size_Sqr[txSz], txSzSqrUp = T.Tx_Size_Sqr_Up[txSz]
         if txSzSqrUp > T.TX_32X32 { return 0 }
+        if isInter {
+            if frame.reducedTxSet || txSzSqrUp == T.TX_32X32 { return 3 }
+            if txSzSqr == T.TX_16X16 { return 2 }
+            return 1
+        }
         if txSzSqrUp == T.TX_32X32 { return 0 }
         if frame.reducedTxSet { return 2 }
         if txSzSqr == T.TX_16X16 { return 2 }
         return 1
     }
 
-    /// `transform_type(x4, y4, txSz)` (§5.11.47) for an intra block.
-    private mutating func transformType(_ txSz: Int) {
+    /// `transform_type(x4, y4, txSz)` (§5.11.47): the luma transform type read.
+    private mutating func transformType(_ txSz: Int) -> Int {
         let set = txSet(txSz)
         let q = frame.segmentationEnabled
             ? frame.qindex(ignoreDeltaQ: true, segmentId: segmentId, currentQIndex: currentQIndex) : frame.baseQIdx
-        if set > 0 && q > 0 {
-            let intraDir = useFilterIntra ? T.Filter_Intra_Mode_To_Intra_Dir[filterIntraMode] : yMode
-            if set == 1 {
-                let table = cdfs.intraTxTypeSet1
-                currentTxType = T.Tx_Type_Intra_Inv_Set1[sd.symbol(table.at(T.Tx_Size_Sqr[txSz], intraDir), table.n)]
-            } else {
-                let table = cdfs.intraTxTypeSet2
-                currentTxType = T.Tx_Type_Intra_Inv_Set2[sd.symbol(table.at(T.Tx_Size_Sqr[txSz], intraDir), table.n)]
+        guard set > 0 && q > 0 else { return T.DCT_DCT }
+        if isInter {
+            switch set {
+            case 1:
+                let table = cdfs.interTxTypeSet1
+                return T.Tx_Type_Inter_Inv_Set1[sd.symbol(table.at(T.Tx_Size_Sqr[txSz]), table.n)]
+            case 2:
+                let table = cdfs.interTxTypeSet2
+                return T.Tx_Type_Inter_Inv_Set2[sd.symbol(table.at(), table.n)]
+            default:
+                let table = cdfs.interTxTypeSet3
+                return T.Tx_Type_Inter_Inv_Set3[sd.symbol(table.at(T.Tx_Size_Sqr[txSz]), table.n)]
             }
-        } else {
-            currentTxType = T.DCT_DCT
         }
+        let intraDir = useFilterIntra ? T.Filter_Intra_Mode_To_Intra_Dir[filterIntraMode] : yMode
+        if set == 1 {
+            let table = cdfs.intraTxTypeSet1
+            return T.Tx_Type_Intra_Inv_Set1[sd.symbol(table.at(T.Tx_Size_Sqr[txSz], intraDir), table.n)]
+        }
+        let table = cdfs.intraTxTypeSet2
+        return T.Tx_Type_Intra_Inv_Set2[sd.symbol(table.at(T.Tx_Size_Sqr[txSz], intraDir), table.n)]
     }
 
-    /// `compute_tx_type(plane, txSz, blockX, blockY)` (§5.11.40) for an intra block.
-    private func computeTxType(_ plane: Int, _ txSz: Int) -> Int {
+    /// `compute_tx_type(plane, txSz, blockX, blockY)` (§5.11.40).
+    private func computeTxType(_ plane: Int, _ txSz: Int, _ blockX: Int, _ blockY: Int) -> Int {
         if lossless || T.Tx_Size_Sqr_Up[txSz] > T.TX_32X32 { return T.DCT_DCT }
         let set = txSet(txSz)
-        if plane == 0 { return currentTxType }
+        if plane == 0 { return Int(txTypes[blockY * miCols + blockX]) }
+        if isInter {
+            let x4 = max(miCol, blockX << subsamplingX), y4 = max(miRow, blockY << subsamplingY)
+            let txType = Int(txTypes[y4 * miCols + x4])
+            return T.Tx_Type_In_Set_Inter[set][txType] == 1 ? txType : T.DCT_DCT
+        }
         let txType = T.Mode_To_Txfm[uvMode]
         return T.Tx_Type_In_Set_Intra[set][txType] == 1 ? txType : T.DCT_DCT
     }

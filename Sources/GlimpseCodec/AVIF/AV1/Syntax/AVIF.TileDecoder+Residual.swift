@@ -13,6 +13,12 @@ extension AVIF.TileDecoder {
                     let planeSz = planeResidualSize(miSizeChunk, plane)
                     let num4x4W = T.Num_4x4_Blocks_Wide[planeSz], num4x4H = T.Num_4x4_Blocks_High[planeSz]
                     let subX = plane > 0 ? subsamplingX : 0, subY = plane > 0 ? subsamplingY : 0
+                    if isInter && !lossless && plane == 0 {
+                        let baseX = ((miCol + (chunkX << 4)) >> subX) * T.MI_SIZE
+                        let baseY = ((miRow + (chunkY << 4)) >> subY) * T.MI_SIZE
+                        try transformTree(baseX, baseY, num4x4W * 4, num4x4H * 4)
+                        continue
+                    }
                     let baseXBlock = (miCol >> subX) * T.MI_SIZE
                     let baseYBlock = (miRow >> subY) * T.MI_SIZE
                     var y = 0
@@ -48,7 +54,7 @@ extension AVIF.TileDecoder {
     }
 
     /// `transform_block(plane, baseX, baseY, txSz, x, y)` (§5.11.35).
-    private mutating func transformBlock(_ plane: Int, _ baseX: Int, _ baseY: Int, _ txSz: Int,
+    mutating func transformBlock(_ plane: Int, _ baseX: Int, _ baseY: Int, _ txSz: Int,
                                          _ x: Int, _ y: Int) throws(ImageDecodingError) {
         let startX = baseX + 4 * x, startY = baseY + 4 * y
         let subX = plane > 0 ? subsamplingX : 0, subY = plane > 0 ? subsamplingY : 0
@@ -58,7 +64,9 @@ extension AVIF.TileDecoder {
         let stepX = T.Tx_Width[txSz] >> T.MI_SIZE_LOG2, stepY = T.Tx_Height[txSz] >> T.MI_SIZE_LOG2
         let maxX = (miCols * T.MI_SIZE) >> subX, maxY = (miRows * T.MI_SIZE) >> subY
         if startX >= maxX || startY >= maxY { return }
-        if (plane == 0 && paletteSizeY > 0) || (plane != 0 && paletteSizeUV > 0) {
+        if isInter {
+            // Predicted as a whole by compute_prediction().
+        } else if (plane == 0 && paletteSizeY > 0) || (plane != 0 && paletteSizeUV > 0) {
             let palette = plane == 0 ? paletteColorsY : plane == 1 ? paletteColorsU : paletteColorsV
             reconstructor.predictPalette(plane: plane, startX: startX, startY: startY, x: x, y: y, txSz: txSz,
                                          palette: palette, colorMap: plane == 0 ? colorMapY : colorMapUV,
@@ -94,7 +102,7 @@ extension AVIF.TileDecoder {
                                                     maxLumaW: maxLumaW, maxLumaH: maxLumaH)
             }
         }
-        if plane == 0 {
+        if plane == 0 && !isInter {
             maxLumaW = startX + stepX * 4
             maxLumaH = startY + stepY * 4
         }

@@ -58,9 +58,12 @@ extension AVIF {
         var colorMapUV = [UInt8](repeating: 0, count: 64 * 64)
         var txSize = 0
         var maxLumaW = 0, maxLumaH = 0
-        /// `TxTypes` at the transform block being decoded: intra blocks read it back only
-        /// at the position `transform_type()` just wrote (§5.11.47), so one value suffices.
-        var currentTxType = 0
+        /// `TxTypes[row][col]` (§5.11.47), frame-wide; an intra block copy block's chroma reads its luma's.
+        var txTypes: [UInt8]
+        /// `is_inter`: set for an intra block copy block.
+        var isInter = false
+        /// `diffMv` of `read_mv(0)` (§5.11.31) for an intra block copy block.
+        var mvDiff = (row: 0, col: 0)
         var planeTxType = 0
         /// `Quant[pos]` of `coeffs()` (§5.11.39).
         var quant = [Int32](repeating: 0, count: 1024)
@@ -78,6 +81,7 @@ extension AVIF {
             bitDepth = frame.sequence.color.bitDepth
             use128 = frame.sequence.uses128x128Superblocks
             sbMask = use128 ? 31 : 15
+            txTypes = [UInt8](repeating: 0, count: miRows * miCols)
             aboveStride = miCols + 32
             leftStride = miRows + 32
             aboveLevelContext = [UInt8](repeating: 0, count: 3 * aboveStride)

@@ -28,6 +28,15 @@ extension AVIF {
         /// `reconstruct(plane, x, y, txSz)` (§7.12.3 dequantization, §7.13.3 inverse
         /// transform and adding the residual) for a transform block whose `eob` > 0.
         mutating func reconstruct(_ block: ResidualBlock)
+
+        /// `predict_inter(plane, baseX, baseY, w, h, candRow, candCol)` (§7.11.3) of an intra
+        /// block copy block (`use_intrabc`, from `compute_prediction()`, §5.11.33): the block's
+        /// plane area `x`, `y`, `width` × `height`; its motion vector is `PredMv[0] + mvDiff`
+        /// (row, column, 1/8 sample), and `PredMv` comes from `find_mv_stack()` (§7.10.2),
+        /// which is not implemented yet: a reconstructor must refuse such a block
+        /// (`.unsupported(.avif(.av1IntraBlockCopy))`) until it is.
+        mutating func predictIntraBlockCopy(plane: Int, x: Int, y: Int, width: Int, height: Int,
+                                            miRow: Int, miCol: Int, mvDiff: (row: Int, col: Int)) throws(ImageDecodingError)
     }
 
     /// A reconstructor that does nothing: parsing alone (the tile syntax reads no pixels).
@@ -38,5 +47,7 @@ extension AVIF {
         mutating func predictChromaFromLuma(plane: Int, startX: Int, startY: Int, txSz: Int, alpha: Int,
                                             maxLumaW: Int, maxLumaH: Int) {}
         mutating func reconstruct(_ block: ResidualBlock) {}
+        mutating func predictIntraBlockCopy(plane: Int, x: Int, y: Int, width: Int, height: Int,
+                                            miRow: Int, miCol: Int, mvDiff: (row: Int, col: Int)) throws(ImageDecodingError) {}
     }
 }
