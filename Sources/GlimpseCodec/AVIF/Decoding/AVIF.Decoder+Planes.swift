@@ -30,6 +30,9 @@ extension AVIF.Decoder {
                                                 applyFilmGrain: applyingFilmGrain)
         guard let grid else { return cell }
         try limits.checkDimensions(width: grid.outputWidth, height: grid.outputHeight)
+        // The composed planes: at most three of the output's size, two bytes a sample.
+        let (bytes, overflow) = (grid.outputWidth * grid.outputHeight).multipliedReportingOverflow(by: 6)
+        guard !overflow, bytes <= limits.maxTotalBytes else { throw .limitExceeded(.totalBytes) }
         var output = AVIF.DecodedPlanes(width: grid.outputWidth, height: grid.outputHeight, like: cell)
         for (index, item) in items.enumerated() {
             let planes = index == 0 ? cell : try AVIF.FrameDecoder.decode(item.data, sequence: item.sequence,
