@@ -7,7 +7,8 @@ extension AVIF {
     /// and the alpha image) has arrived and its sequence and frame headers are checked,
     /// then ``DecodingStatus/complete``. ``finish()`` then throws
     /// ``ImageDecodingError/unsupported(_:)`` with ``AVIF/UnsupportedFeature/av1TileDecoding``:
-    /// no pixels are produced yet. Damage is a typed ``ImageDecodingError/malformed(_:)``
+    /// no RGBA image is produced yet (the conversion from YUV is not written); the decoded
+    /// YUV planes, identical to dav1d's, come from ``decodePlanes(applyingFilmGrain:)``. Damage is a typed ``ImageDecodingError/malformed(_:)``
     /// (``AVIF/Defect``), a file cut short ``ImageDecodingError/truncated``.
     public struct Decoder: ImageDecoder {
         public static var format: ImageFormat { .avif }
