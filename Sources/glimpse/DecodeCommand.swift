@@ -41,13 +41,23 @@ struct DecodeCommand: ParsableCommand {
     @Flag(help: "Fail (exit 1) on any damage instead of recovering from it with a warning.")
     var strict = false
 
+    @Option(help: ArgumentHelp("AVIF only: write the decoded planes as YUV4MPEG2 (as `avifdec IN.avif OUT.y4m` does), before any colour conversion.", valueName: "OUT.y4m"))
+    var yuv: String?
+
+    @Flag(help: "With --yuv: leave out the film grain (AV1 §7.18.3).")
+    var noFilmGrain = false
+
     func validate() throws {
         guard depth == 8 || depth == 16 else { throw ValidationError("--depth must be 8 or 16") }
         guard frame >= 0 else { throw ValidationError("--frame must not be negative") }
-        guard output != nil || allFrames != nil else { throw ValidationError("give -o OUT or --all-frames DIR") }
+        guard output != nil || allFrames != nil || yuv != nil else { throw ValidationError("give -o OUT, --all-frames DIR or --yuv OUT.y4m") }
     }
 
     func run() throws {
+        if let yuv {
+            try writePlanes(to: yuv)
+            if output == nil && allFrames == nil { return }
+        }
         var options = DecodingOptions(mode: strict ? .strict : .lenient, sampleDepth: depth == 16 ? .preserve : .eightBit)
         if let scale { options.scaleDenominator = scale.denominator }
         options.colorPolicy = try color.policy()
@@ -72,6 +82,21 @@ struct DecodeCommand: ParsableCommand {
                 let path = (allFrames as NSString).appendingPathComponent(String(format: "frame-%04d.pam", index))
                 try ImageFiles.write(try ImageFiles.encode(image, frame: index, depth: depth, for: path), to: path)
             }
+        }
+    }
+
+    /// `--yuv`: the AVIF's colour planes, as avifdec writes them.
+    private func writePlanes(to path: String) throws {
+        var options = DecodingOptions(mode: strict ? .strict : .lenient)
+        options.firstFrameOnly = true
+        var decoder = AVIF.Decoder(options: options)
+        let bytes = try ImageFiles.read(file)
+        do {
+            guard try decoder.append(bytes) == .complete else { throw CommandFailure("\(file): truncated") }
+            let planes = try decoder.decodePlanes(applyingFilmGrain: !noFilmGrain)
+            try ImageFiles.write(YUV4MPEG2.encode(planes.color), to: path)
+        } catch let error as ImageDecodingError {
+            throw CommandFailure("\(file): \(error)")
         }
     }
 }

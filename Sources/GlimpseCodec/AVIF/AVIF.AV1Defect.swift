@@ -29,6 +29,8 @@ extension AVIF {
         case configurationRecord
         /// `av1C` disagrees with the sequence header on the named field (AV1-ISOBMFF §2.3.4).
         case configurationMismatch(String)
+        /// The tile data of a frame (AV1 §5.11, the symbol decoder §8.2).
+        case tileData(TileDefect)
 
         public var description: String {
             switch self {
@@ -44,6 +46,7 @@ extension AVIF {
             case .firstFrame: "the first frame is neither a key frame nor intra-only"
             case .configurationRecord: "av1C marker or version wrong"
             case .configurationMismatch(let field): "av1C \(field) differs from the sequence header"
+            case .tileData(let defect): "AV1 tile data: \(defect)"
             }
         }
     }

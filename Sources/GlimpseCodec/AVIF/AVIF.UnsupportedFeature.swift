@@ -5,6 +5,10 @@ extension AVIF {
         /// Reconstructing pixels from the AV1 tiles (AV1 specification §5.11 onwards, §7):
         /// not yet implemented, so no AVIF image decodes to pixels today.
         case av1TileDecoding
+        /// A block coded with intra block copy (`use_intrabc`, AV1 §5.11.7, screen content): its
+        /// syntax parses, its prediction needs the motion-vector prediction process (§7.10.2),
+        /// not implemented yet.
+        case av1IntraBlockCopy
         /// An image sequence (`avis`) whose tracks alone carry the images, with no primary item.
         case imageSequenceWithoutPrimaryItem
         /// The primary item's type (`hvc1`, `jpeg`, the derived `iden` and `iovl`…).
@@ -23,6 +27,7 @@ extension AVIF {
         public var description: String {
             switch self {
             case .av1TileDecoding: "AV1 tile decoding not yet implemented"
+            case .av1IntraBlockCopy: "AV1 intra block copy not yet implemented"
             case .imageSequenceWithoutPrimaryItem: "AVIF image sequence without a primary still item"
             case .itemType(let type): "AVIF primary item of type \(type)"
             case .essentialProperty(let type): "essential AVIF property \(type)"

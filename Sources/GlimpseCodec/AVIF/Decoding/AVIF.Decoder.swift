@@ -7,20 +7,24 @@ extension AVIF {
     /// and the alpha image) has arrived and its sequence and frame headers are checked,
     /// then ``DecodingStatus/complete``. ``finish()`` then throws
     /// ``ImageDecodingError/unsupported(_:)`` with ``AVIF/UnsupportedFeature/av1TileDecoding``:
-    /// no pixels are produced yet. Damage is a typed ``ImageDecodingError/malformed(_:)``
+    /// no RGBA image is produced yet (the conversion from YUV is not written); the decoded
+    /// YUV planes, identical to dav1d's, come from ``decodePlanes(applyingFilmGrain:)``. Damage is a typed ``ImageDecodingError/malformed(_:)``
     /// (``AVIF/Defect``), a file cut short ``ImageDecodingError/truncated``.
     public struct Decoder: ImageDecoder {
         public static var format: ImageFormat { .avif }
 
-        private let options: DecodingOptions
+        let options: DecodingOptions
         private let containerLimits = ContainerLimits.standard
         private var file: [UInt8] = []
         private var boxes = TopLevelBoxes()
         private var meta: MetaBox?
-        private var primary: PrimaryImage?
+        private(set) var primary: PrimaryImage?
         private var movieFrameCount: Int??
         /// The colour image's first coded item, once its data has arrived and been checked.
         public private(set) var codedImage: CodedImage?
+        /// Every coded item of the colour image (the cells of a grid) and of the alpha image,
+        /// in that order, with the sequence header it is decoded with: what the tile decoder reads.
+        private(set) var codedItems: [(id: UInt32, data: [UInt8], sequence: SequenceHeader)] = []
         private var metadata = ImageMetadata()
         private var failure: ImageDecodingError?
         private var isComplete = false
@@ -198,6 +202,7 @@ extension AVIF {
                     let coded = try CodedImage(data, configuration: configuration(of: id, meta: meta) ?? image.configuration,
                                                operatingPoint: Self.operatingPoint(image.properties))
                     if first == nil { first = coded }
+                    codedItems.append((id, data, coded.sequenceHeader))
                 }
             }
             codedImage = first

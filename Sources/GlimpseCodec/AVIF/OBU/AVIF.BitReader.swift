@@ -15,6 +15,39 @@ extension AVIF {
             self.obuType = obuType
         }
 
+        /// `get_position()` (§4.10.1): the next bit's index from the start of the bytes.
+        var position: Int { bit }
+
+        /// `byte_alignment()` (§5.3.5): skips to the next byte boundary.
+        mutating func alignToByte() { bit = (bit + 7) & ~7 }
+
+        /// `su(n)` (§4.10.6): an n-bit two's complement value.
+        mutating func signed(_ count: Int) throws(ImageDecodingError) -> Int {
+            let value = try bits(count)
+            let signMask = 1 << (count - 1)
+            return value & signMask != 0 ? value - 2 * signMask : value
+        }
+
+        /// `ns(n)` (§4.10.7): a value below `n` in ⌊log2 n⌋ or one more bits.
+        mutating func nonSymmetric(_ n: Int) throws(ImageDecodingError) -> Int {
+            guard n > 1 else { return 0 }
+            var w = 0
+            while 1 << (w + 1) <= n { w += 1 }
+            w += 1  // FloorLog2(n) + 1
+            let m = (1 << w) - n
+            let v = try bits(w - 1)
+            if v < m { return v }
+            let extraBit = try bits(1)
+            return (v << 1) - m + extraBit
+        }
+
+        /// `le(n)` (§4.10.4): n little-endian bytes, byte aligned.
+        mutating func littleEndian(_ count: Int) throws(ImageDecodingError) -> Int {
+            var value = 0
+            for index in 0..<count { value |= try bits(8) << (8 * index) }
+            return value
+        }
+
         /// `f(n)` for n ≤ 32.
         mutating func bits(_ count: Int) throws(ImageDecodingError) -> Int {
             guard count >= 0, count <= 32, bit + count <= endBit else { throw .avif(.headerPastEnd(obuType: obuType)) }

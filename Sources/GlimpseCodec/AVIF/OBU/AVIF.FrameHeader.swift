@@ -24,10 +24,21 @@ extension AVIF {
 
         public var isIntra: Bool { frameType == .key || frameType == .intraOnly }
 
+        /// `disable_cdf_update` (§6.8.2): the symbol decoder leaves its CDFs as they are.
+        var disablesCDFUpdate = false
+        /// `showable_frame` (§6.8.2); film grain is read only for a shown or showable frame.
+        var isShowable = false
+
         /// Parses the first fields of the header in `obu`'s payload; throws
         /// ``AVIF/AV1Defect/firstFrame`` for a frame a still cannot start with.
         init(_ bytes: [UInt8], _ obu: OBU, sequence: SequenceHeader) throws(ImageDecodingError) {
             var reader = BitReader(bytes, obu.payload, obuType: obu.type)
+            try self.init(&reader, obu, sequence: sequence)
+        }
+
+        /// Reads the fields from `reader`, leaving it after `allow_intrabc`, where
+        /// ``AVIF/FrameParameters`` goes on with the rest of `uncompressed_header()`.
+        init(_ reader: inout BitReader, _ obu: OBU, sequence: SequenceHeader) throws(ImageDecodingError) {
             if !sequence.hasReducedStillPictureHeader {
                 // show_existing_frame: shows a frame decoded earlier, which a first frame has not.
                 if try reader.flag() { throw .avif(.firstFrame) }
@@ -38,10 +49,10 @@ extension AVIF {
                 if showsFrame && sequence.decoderModelInfoPresent && !sequence.equalPictureInterval {
                     _ = try reader.bits(sequence.framePresentationTimeLength)  // temporal_point_info()
                 }
-                if !showsFrame { _ = try reader.flag() }  // showable_frame
+                isShowable = showsFrame ? frameType != .key : try reader.flag()  // showable_frame
                 isErrorResilient = frameType == .key && showsFrame ? true : try reader.flag()
             }
-            _ = try reader.flag()  // disable_cdf_update
+            disablesCDFUpdate = try reader.flag()
             allowsScreenContentTools = sequence.forceScreenContentTools == SequenceHeader.selectPerFrame
                 ? try reader.flag() : sequence.forceScreenContentTools == 1
             if allowsScreenContentTools && sequence.forceIntegerMV == SequenceHeader.selectPerFrame {
