@@ -7,10 +7,11 @@
 #    does (SMOKE_CLI=debug-relink), relinks the debug objects of .build against the static
 #    runtime: the same program and the same libraries in the root, without a second compile.
 # 2. Codec-only stays lean: `ldd glimpse-codec-smoke` may list only libc, libm, libz, libstdc++,
-#    libgcc_s and the loader, and its stripped size must stay within the budget (8.5 MB:
+#    libgcc_s and the loader, and its stripped size must stay within the budget (9.5 MB:
 #    8 MB until the WebP encoder, ICC colour management and the AVIF container joined the
 #    standard registries, which brought the program from 7.71 to 8.36 MB; 8.50 MB before it
-#    was linked with --no-export-dynamic and --icf=safe, 8.15 MB since: Benchmarks.md).
+#    was linked with --no-export-dynamic and --icf=safe, 8.15 MB since; 9.23 MB with AV1
+#    intra decoding, whose tables' initialisers are half of its 1.06 MB: Benchmarks.md).
 # 3. Builds an empty root holding only the stripped executables, exactly the shared libraries
 #    `ldd` lists (and the loader), the CA certificates file, and a few fixture images; mounts
 #    /proc in it as a container runtime does (the static Swift runtime reads its arguments
@@ -22,14 +23,14 @@
 # docs/Dockerfile.example ships the same file set on debian:bookworm-slim; this script also checks
 # that the packages its runtime stage installs provide every library ldd lists.
 #
-# Environment: SCRATCH (default .build-static), CODEC_ONLY_BUDGET bytes (default 8500000),
+# Environment: SCRATCH (default .build-static), CODEC_ONLY_BUDGET bytes (default 9500000),
 # SMOKE_CLI (release or debug-relink; default release),
 # KEEP_ROOT=1 leaves the root directory behind (unmounted) for inspection.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scratch=${SCRATCH:-.build-static}
-budget=${CODEC_ONLY_BUDGET:-8500000}
+budget=${CODEC_ONLY_BUDGET:-9500000}
 cli_build=${SMOKE_CLI:-release}
 started=$SECONDS
 
