@@ -2,8 +2,9 @@ extension AVIF {
     /// A valid part of an AVIF file that Glimpse does not implement; the payload of
     /// ``UnsupportedFeature/avif(_:)``.
     public enum UnsupportedFeature: Sendable, Hashable, CustomStringConvertible {
-        /// Reconstructing pixels from the AV1 tiles (AV1 specification §5.11 onwards, §7):
-        /// not yet implemented, so no AVIF image decodes to pixels today.
+        /// Turning the decoded AV1 planes into an ``Image`` (YUV→RGB, alpha, `irot`/`imir`/`clap`):
+        /// not yet implemented, so no AVIF image decodes to an ``Image`` today; the planes
+        /// themselves decode (``AVIF/Decoder/decodePlanes(applyingFilmGrain:)``).
         case av1TileDecoding
         /// A block coded with intra block copy (`use_intrabc`, AV1 §5.11.7, screen content): its
         /// syntax parses, its prediction needs the motion-vector prediction process (§7.10.2),
@@ -26,7 +27,7 @@ extension AVIF {
 
         public var description: String {
             switch self {
-            case .av1TileDecoding: "AV1 tile decoding not yet implemented"
+            case .av1TileDecoding: "AV1 planes to RGB not yet implemented"
             case .av1IntraBlockCopy: "AV1 intra block copy not yet implemented"
             case .imageSequenceWithoutPrimaryItem: "AVIF image sequence without a primary still item"
             case .itemType(let type): "AVIF primary item of type \(type)"

@@ -6,6 +6,7 @@
 /// The namespace holds one stage per folder: `Container/` reads boxes, `Items/` resolves
 /// the primary item with its properties, references and data, `OBU/` parses the AV1
 /// headers of the coded data, and `Decoding/` joins them into ``AVIF/Decoder``.
-/// AV1 tile decoding is not implemented yet: the decoder gives ``ImageInfo`` and checks
-/// the headers, and `finish()` throws ``UnsupportedFeature/avif(_:)``.
+/// `AV1/` decodes the key frame's tiles to planes (``AVIF/Decoder/decodePlanes(applyingFilmGrain:)``);
+/// the step from planes to an ``Image`` is not implemented yet, so `finish()` throws
+/// ``UnsupportedFeature/avif(_:)``.
 public enum AVIF {}

@@ -17,7 +17,7 @@ public enum UnsupportedFeature: Sendable, Hashable, CustomStringConvertible {
     case pngCriticalChunk(PNG.ChunkType)
     /// zlib could not be initialised (out of memory or a library mismatch).
     case zlibInitialisation
-    /// A part of AVIF this decoder does not implement (AV1 tile decoding, today).
+    /// A part of AVIF this decoder does not implement (the step from AV1 planes to an image, today).
     case avif(AVIF.UnsupportedFeature)
     /// A feature named by a decoder outside GlimpseCodec.
     case other(String)
