@@ -36,5 +36,10 @@ extension AVIF {
         static func floorLog2(_ x: Int) -> Int {
             x <= 0 ? -1 : (Int.bitWidth &- 1 &- x.leadingZeroBitCount)
         }
+
+        /// `CeilLog2( x )` (§4.7): 0 for x < 2.
+        static func ceilLog2(_ x: Int) -> Int {
+            x < 2 ? 0 : Int.bitWidth &- (x &- 1).leadingZeroBitCount
+        }
     }
 }

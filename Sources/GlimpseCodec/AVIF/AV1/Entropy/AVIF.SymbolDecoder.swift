@@ -84,7 +84,7 @@ extension AVIF {
             renormalize(range: prev - cur, value: symbolValue - cur)
             if !disableCdfUpdate {
                 let count = Int(cdf[offset + n])
-                let rate = 3 + (count > 15 ? 1 : 0) + (count > 31 ? 1 : 0) + min(Self.floorLog2(n), 2)
+                let rate = 3 + (count > 15 ? 1 : 0) + (count > 31 ? 1 : 0) + min(AVIF.AV1Arithmetic.floorLog2(n), 2)
                 var tmp = 0
                 for i in 0..<(n - 1) {
                     if i == symbol { tmp = 1 << 15 }
@@ -114,7 +114,7 @@ extension AVIF {
         private mutating func renormalize(range: Int, value: Int) {
             symbolRange = range
             symbolValue = value
-            let bits = 15 - Self.floorLog2(symbolRange)
+            let bits = 15 - AVIF.AV1Arithmetic.floorLog2(symbolRange)
             guard bits > 0 else { return }
             symbolRange <<= bits
             let numBits = min(bits, max(0, symbolMaxBits))
@@ -137,7 +137,7 @@ extension AVIF {
         /// `NS(n)` (§4.10.10): `ns(n)` with its bits read by `read_literal`.
         mutating func nonSymmetric(_ n: Int) -> Int {
             guard n > 1 else { return 0 }
-            let w = Self.floorLog2(n) + 1
+            let w = AVIF.AV1Arithmetic.floorLog2(n) + 1
             let m = (1 << w) - n
             let v = literal(w - 1)
             if v < m { return v }
@@ -165,10 +165,6 @@ extension AVIF {
                     index += 1
                 }
             }
-        }
-
-        static func floorLog2(_ x: Int) -> Int {
-            x <= 0 ? 0 : Int.bitWidth - 1 - x.leadingZeroBitCount
         }
     }
 }

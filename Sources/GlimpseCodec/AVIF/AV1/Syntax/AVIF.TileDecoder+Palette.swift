@@ -33,7 +33,7 @@ extension AVIF.TileDecoder {
                     let delta = sd.literal(paletteBits) + 1
                     paletteColorsY[idx] = UInt16(clip1(Int(paletteColorsY[idx - 1]) + delta))
                     let range = (1 << bitDepth) - Int(paletteColorsY[idx]) - 1
-                    paletteBits = min(paletteBits, Self.ceilLog2(range))
+                    paletteBits = min(paletteBits, AVIF.AV1Arithmetic.ceilLog2(range))
                     idx += 1
                 }
                 paletteColorsY[0..<paletteSizeY].sort()
@@ -64,7 +64,7 @@ extension AVIF.TileDecoder {
                     let delta = sd.literal(paletteBits)  // no + 1 for U (§5.11.46)
                     paletteColorsU[idx] = UInt16(clip1(Int(paletteColorsU[idx - 1]) + delta))
                     let range = (1 << bitDepth) - Int(paletteColorsU[idx])
-                    paletteBits = min(paletteBits, Self.ceilLog2(range))
+                    paletteBits = min(paletteBits, AVIF.AV1Arithmetic.ceilLog2(range))
                     idx += 1
                 }
                 paletteColorsU[0..<paletteSizeUV].sort()
@@ -86,14 +86,6 @@ extension AVIF.TileDecoder {
                 }
             }
         }
-    }
-
-    /// `CeilLog2(x)` (§4.7).
-    static func ceilLog2(_ x: Int) -> Int {
-        if x < 2 { return 0 }
-        var i = 1, p = 2
-        while p < x { i += 1; p <<= 1 }
-        return i
     }
 
     /// `get_palette_cache(plane)` (§5.11.46): the sorted union of the above and left
