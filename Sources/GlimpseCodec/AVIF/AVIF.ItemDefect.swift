@@ -21,8 +21,6 @@ extension AVIF {
         case propertyValue(type: BoxType)
         /// A `clap` that is not integral or not inside the image (MIAF §7.3.6.7).
         case cleanAperture
-        /// A `clap` crop at odd positions of a subsampled image (libavif's strict check).
-        case cleanApertureAlignment
         /// A reference to an item `iinf` does not list.
         case referenceToUnknownItem(type: BoxType, from: UInt32, to: UInt32)
         /// An item that refers to itself, directly or through a derivation chain.
@@ -52,7 +50,6 @@ extension AVIF {
             case .missingProperty(let id, let type): "item \(id) has no \(type) property"
             case .propertyValue(let type): "\(type) property out of range"
             case .cleanAperture: "clap is not an integral crop inside the image"
-            case .cleanApertureAlignment: "clap crop not aligned to the chroma subsampling"
             case .referenceToUnknownItem(let type, let from, let to): "\(type) reference from item \(from) to unknown item \(to)"
             case .referenceCycle(let id): "item \(id) refers to itself"
             case .gridPayload: "grid payload of the wrong length or version"

@@ -2,10 +2,12 @@ extension AVIF {
     /// A valid part of an AVIF file that Glimpse does not implement; the payload of
     /// ``UnsupportedFeature/avif(_:)``.
     public enum UnsupportedFeature: Sendable, Hashable, CustomStringConvertible {
-        /// Turning the decoded AV1 planes into an ``Image`` (YUV→RGB, alpha, `irot`/`imir`/`clap`):
-        /// not yet implemented, so no AVIF image decodes to an ``Image`` today; the planes
-        /// themselves decode (``AVIF/Decoder/decodePlanes(applyingFilmGrain:)``).
-        case av1TileDecoding
+        /// Matrix coefficients (H.273 Table 4) with no linear YUV→RGB conversion, as libavif
+        /// refuses them: 3 (reserved), 10 and 13 (constant luminance), 11 (ST 2085), 14 (ICtCp),
+        /// 16 and 17 (YCgCo-R), YCgCo in limited range, and identity with subsampled chroma.
+        case matrixCoefficients(UInt16)
+        /// A coded image whose decoded size differs from its `ispe` (libavif rescales it).
+        case codedSizeDiffersFromExtents
         /// A block coded with intra block copy (`use_intrabc`, AV1 §5.11.7, screen content): its
         /// syntax parses, its prediction needs the motion-vector prediction process (§7.10.2),
         /// not implemented yet.
@@ -27,7 +29,8 @@ extension AVIF {
 
         public var description: String {
             switch self {
-            case .av1TileDecoding: "AV1 planes to RGB not yet implemented"
+            case .matrixCoefficients(let code): "AVIF matrix coefficients \(code) (no linear YUV to RGB conversion)"
+            case .codedSizeDiffersFromExtents: "AV1 frame size differs from the item's ispe"
             case .av1IntraBlockCopy: "AV1 intra block copy not yet implemented"
             case .imageSequenceWithoutPrimaryItem: "AVIF image sequence without a primary still item"
             case .itemType(let type): "AVIF primary item of type \(type)"

@@ -1,15 +1,15 @@
 extension AVIF {
-    /// The incremental AVIF decoder (ISO/IEC 23008-12 container, AV1 headers), following
-    /// the ``ImageDecoder`` contract as far as AV1 decoding is implemented today: ``info``
-    /// (the size after `clap` and `irot`, bit depth, alpha, colour description, Exif and
-    /// XMP, the frame count of a sequence) as soon as `meta` has arrived; ``append(_:)``
-    /// returns ``DecodingStatus/needMoreData`` until the primary image's data (every tile,
-    /// and the alpha image) has arrived and its sequence and frame headers are checked,
-    /// then ``DecodingStatus/complete``. ``finish()`` then throws
-    /// ``ImageDecodingError/unsupported(_:)`` with ``AVIF/UnsupportedFeature/av1TileDecoding``:
-    /// no RGBA image is produced yet (the conversion from YUV is not written); the decoded
-    /// YUV planes, identical to dav1d's, come from ``decodePlanes(applyingFilmGrain:)``. Damage is a typed ``ImageDecodingError/malformed(_:)``
-    /// (``AVIF/Defect``), a file cut short ``ImageDecodingError/truncated``.
+    /// The incremental AVIF decoder (ISO/IEC 23008-12 container, AV1 intra decoding), following
+    /// the ``ImageDecoder`` contract: ``info`` (the size after `clap` and `irot`, bit depth,
+    /// alpha, colour description, Exif and XMP, the frame count of a sequence) as soon as `meta`
+    /// has arrived; ``append(_:)`` returns ``DecodingStatus/needMoreData`` until the primary
+    /// image's data (every tile, and the alpha image) has arrived and its sequence and frame
+    /// headers are checked, then ``DecodingStatus/complete``. ``finish()`` decodes the AV1
+    /// frames and gives the image as libavif's users see it (straight-alpha RGBA, ``AVIF/YUVToRGB``)
+    /// with `clap`, `irot` and `imir` applied; ``decodePlanes(applyingFilmGrain:)`` gives the
+    /// decoded YUV planes themselves, identical to dav1d's. Damage is a typed
+    /// ``ImageDecodingError/malformed(_:)`` (``AVIF/Defect``), a file cut short
+    /// ``ImageDecodingError/truncated``.
     public struct Decoder: ImageDecoder {
         public static var format: ImageFormat { .avif }
 
@@ -69,20 +69,21 @@ extension AVIF {
 
         public mutating func finish() throws(ImageDecodingError) -> Image {
             if let failure { throw failure }
-            let error: ImageDecodingError
             do throws(ImageDecodingError) {
                 try advance(atEnd: true)
-                error = endOfInputError()
-            } catch let thrown {
-                error = thrown
+                guard codedImage != nil else { throw endOfInputError() }
+                // The image's data is in but an Exif or XMP item, or the movie box of a sequence,
+                // was cut off: the pixels are whole, so a lenient decoder gives them.
+                if !isComplete && options.mode == .strict { throw .truncated }
+                return try decodeImage(metadata: metadata)
+            } catch {
+                failure = error
+                throw error
             }
-            failure = error
-            throw error
         }
 
         /// Why the input, now ended, gives no image.
         private func endOfInputError() -> ImageDecodingError {
-            if codedImage != nil { return .avif(.av1TileDecoding) }
             if boxes.meta == nil, boxes.fileType != nil, boxes.endsCleanly(at: file.count) {
                 if boxes.movie != nil && boxes.fileType?.isSequence == true { return .avif(.imageSequenceWithoutPrimaryItem) }
                 return .avif(.missing(type: .meta, parent: nil))

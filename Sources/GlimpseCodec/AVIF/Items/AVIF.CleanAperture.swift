@@ -17,9 +17,10 @@ extension AVIF {
         /// The crop rectangle in an image of `width` × `height`, as libavif's
         /// `avifCropRectConvertCleanApertureBox` derives it: every fraction's denominator
         /// positive, the size integral, the corner `offset + (size − cropSize) / 2` integral
-        /// and the rectangle inside the image; with subsampled chroma the corner and size
-        /// even in each subsampled direction (libavif 0.11's strict check).
-        func cropRectangle(width: Int, height: Int, subsamplingX: Bool, subsamplingY: Bool)
+        /// and the rectangle inside the image. A corner or size at odd positions of subsampled
+        /// chroma is accepted, as libavif 1.x accepts it (0.11 refused it): the crop is made
+        /// of the RGB pixels, after chroma upsampling.
+        func cropRectangle(width: Int, height: Int)
             throws(ImageDecodingError) -> (x: Int, y: Int, width: Int, height: Int) {
             guard widthD > 0, heightD > 0, horizontalOffsetD > 0, verticalOffsetD > 0,
                   widthN % widthD == 0, heightN % heightD == 0 else { throw .avif(.cleanAperture) }
@@ -29,8 +30,6 @@ extension AVIF {
                   cropWidth > 0, cropHeight > 0, x + cropWidth <= width, y + cropHeight <= height else {
                 throw .avif(.cleanAperture)
             }
-            if subsamplingX && (x % 2 != 0 || cropWidth % 2 != 0) { throw .avif(.cleanApertureAlignment) }
-            if subsamplingY && (y % 2 != 0 || cropHeight % 2 != 0) { throw .avif(.cleanApertureAlignment) }
             return (x, y, cropWidth, cropHeight)
         }
 

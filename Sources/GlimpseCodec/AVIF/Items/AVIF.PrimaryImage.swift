@@ -10,6 +10,12 @@ extension AVIF {
         let color: ImageItem
         let alpha: ImageItem?
         let isAlphaPremultiplied: Bool
+        /// The `clap` crop of the coded image, in its pixels.
+        let crop: (x: Int, y: Int, width: Int, height: Int)?
+        /// `irot`: anti-clockwise quarter turns after the crop.
+        let quarterTurns: Int
+        /// `imir` after the rotation: 0 exchanges top and bottom, 1 left and right.
+        let mirrorAxis: Int?
         /// The size after `clap` and `irot`.
         let displayWidth: Int
         let displayHeight: Int
@@ -47,13 +53,14 @@ extension AVIF {
             isAlphaPremultiplied = alphaID.map { meta.references(.premultiplied, from: id).contains($0) } ?? false
 
             var codePoints: CodingIndependentCodePoints?, icc: [UInt8]?
-            var crop: CleanAperture?, quarterTurns = 0
+            var crop: CleanAperture?, quarterTurns = 0, mirrorAxis: Int?
             for property in color.properties {
                 switch property {
                 case .colorCodePoints(let points) where codePoints == nil: codePoints = points
                 case .iccProfile(let profile) where icc == nil: icc = profile
                 case .cleanAperture(let aperture) where crop == nil: crop = aperture
                 case .rotation(let turns): quarterTurns = turns
+                case .mirror(let axis): mirrorAxis = axis
                 default: break
                 }
             }
@@ -61,11 +68,14 @@ extension AVIF {
             iccProfile = icc
             var width = color.width, height = color.height
             if let crop {
-                let configuration = color.configuration
-                let rectangle = try crop.cropRectangle(width: width, height: height, subsamplingX: configuration.subsamplingX,
-                                                       subsamplingY: configuration.subsamplingY)
+                let rectangle = try crop.cropRectangle(width: width, height: height)
                 (width, height) = (rectangle.width, rectangle.height)
+                self.crop = rectangle
+            } else {
+                self.crop = nil
             }
+            self.quarterTurns = quarterTurns
+            self.mirrorAxis = mirrorAxis
             if quarterTurns % 2 == 1 { (width, height) = (height, width) }
             (displayWidth, displayHeight) = (width, height)
 

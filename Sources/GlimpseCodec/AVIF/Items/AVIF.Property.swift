@@ -19,7 +19,7 @@ extension AVIF {
         case cleanAperture(CleanAperture)
         /// `irot`: anti-clockwise rotation by 90° × `quarterTurns`.
         case rotation(quarterTurns: Int)
-        /// `imir`: mirroring about a vertical axis (0, left and right swap) or a horizontal one (1).
+        /// `imir`: top and bottom exchanged (axis 0) or left and right (axis 1), ISO/IEC 23008-12:2022 §6.5.12.
         case mirror(axis: Int)
         /// `auxC`: the auxiliary image's type URN (alpha: `urn:mpeg:mpegB:cicp:systems:auxiliary:alpha`).
         case auxiliaryType(String)
