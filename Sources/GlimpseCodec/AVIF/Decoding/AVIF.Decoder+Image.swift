@@ -30,7 +30,12 @@ extension AVIF.Decoder {
         let converter = AVIF.YUVToRGB(matrix: matrix, bitDepth: color.bitDepth, isFullRange: color.isFullRange)
         var pixels = converter.convert(color, alpha: alpha, premultiplied: primary.isAlphaPremultiplied, to: format)
         if let crop = primary.crop, crop.width != pixels.width || crop.height != pixels.height {
-            pixels = Self.cropped(pixels, crop)
+            // Inside the image: ``AVIF/CleanAperture`` checked the rectangle against `ispe`, which the planes match.
+            do throws(TransformError) {
+                pixels = try ImageTransformers.Crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height).transform(pixels)
+            } catch {
+                throw .avif(.cleanAperture)
+            }
         }
         let orientation = Self.orientation(quarterTurns: primary.quarterTurns, mirrorAxis: primary.mirrorAxis)
         pixels = RightAngleRemap.apply(orientation, to: pixels)
@@ -42,17 +47,6 @@ extension AVIF.Decoder {
                                                     matrixCoefficients: 0, isFullRange: true)
         metadata.orientation = .up
         return Image(pixels: pixels, format: .avif, metadata: metadata)
-    }
-
-    /// The rows and columns of `rectangle` (inside `pixels`: ``AVIF/CleanAperture`` checks it).
-    private static func cropped(_ pixels: PixelBuffer, _ rectangle: (x: Int, y: Int, width: Int, height: Int)) -> PixelBuffer {
-        var output = PixelBuffer(width: rectangle.width, height: rectangle.height, format: pixels.format)
-        let bytesPerPixel = pixels.format.bytesPerPixel
-        for row in 0..<rectangle.height {
-            let start = pixels.rowRange(rectangle.y + row).lowerBound + rectangle.x * bytesPerPixel
-            output.bytes.replaceSubrange(output.rowRange(row), with: pixels.bytes[start..<(start + output.bytesPerRow)])
-        }
-        return output
     }
 
     /// The one rearrangement that is `irot`'s anti-clockwise quarter turns followed by `imir`'s
