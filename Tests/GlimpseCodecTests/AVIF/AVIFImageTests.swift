@@ -4,8 +4,9 @@ import TestSupport
 @testable import GlimpseCodec
 
 /// Decoded AVIF images (RGBA after `clap`, `irot`, `imir`) against libavif 1.4 through Pillow's
-/// AVIF plugin, the issue's goal: per file, at least 99 % of the samples within 2 and a mean
-/// difference of at most 0.5. Pillow leaves the transformations to its caller (it turns
+/// AVIF plugin: every sample identical, whether libavif converts through libyuv (8-bit output
+/// of the BT.601, BT.709 and BT.2020 matrices) or its own floating-point path (the others).
+/// Pillow leaves the transformations to its caller (it turns
 /// `irot`/`imir` into an Exif orientation, and ignores `clap`), so the reference script applies
 /// them: `ImageOps.exif_transpose`, then the crop derived from the `clap` box's fractions.
 ///
@@ -128,35 +129,9 @@ import TestSupport
                 continue
             }
             let summary = "\(name): \(distance.within2 * 100) % within 2, mean \(distance.mean), largest \(distance.largest)"
-            if let reason = libyuvDivergence[name] {
-                withKnownIssue("\(reason) (\(summary))") {
-                    #expect(distance.within2 >= 0.99 && distance.mean <= 0.5, "\(summary)")
-                }
-            } else {
-                #expect(distance.within2 >= 0.99 && distance.mean <= 0.5, "\(summary)")
-            }
+            #expect(distance.largest == 0, "\(summary)")
         }
     }
-
-    /// Files where libavif 1.4 hands the conversion to libyuv (as Pillow's and imagecodecs'
-    /// builds do; they agree to the bit) and libyuv's fixed-point arithmetic, not H.273's, sets
-    /// the pixels; Glimpse computes libavif's own single-precision path (libavif without
-    /// libyuv, or with `avoidLibYUV`). Known issues until libyuv's arithmetic is reproduced:
-    /// - BT.2020 limited range at 8 bits: libyuv's 8-bit constants hold the Cb→B coefficient
-    ///   in a signed byte of 1/64ths, so 2.142 saturates to 128/64 = 2.0 and blue is off by up
-    ///   to 11 (modelled on kimono's planes: the mean difference in blue falls from 2.06 to 0.82
-    ///   with the coefficient at 2.0 and nearest-neighbour chroma);
-    /// - premultiplied alpha: libavif divides the 8-bit colour by alpha after libyuv has rounded
-    ///   it, so faint pixels gain the rounding error times 255 / alpha (up to 6 here);
-    /// - 12 bits, and 10-bit limited range: libyuv narrows the samples to 8 bits before its
-    ///   matrix (mean 0.50 and 0.65, never more than 3 apart).
-    static let libyuvDivergence: [String: String] = [
-        "kimono.mirror-vertical.rotate270.avif": "libyuv's saturated BT.2020 Cb coefficient",
-        "kimono.crop.avif": "libyuv's saturated BT.2020 Cb coefficient",
-        "alpha--premultiply.avif": "libavif unpremultiplies libyuv's rounded 8-bit colour",
-        "image-y422-d12.avif": "libyuv's 12-bit path narrows to 8 bits first",
-        "image-rlimited-d10-y444.avif": "libyuv's 10-bit path narrows to 8 bits first",
-    ]
 
     static let photo = AVIFTileSyntaxEncoderTests.source("photos-512/1001682.png", name: "image.png", width: 97, height: 66)
     static let alphaPhoto = AVIFTileSyntaxEncoderTests.source("photos-512/1001682.png", name: "image-alpha.png", width: 97,
@@ -201,21 +176,46 @@ import TestSupport
         #expect(image.pixels.bytes[3] < 16 && image.pixels.bytes[(image.width - 1) * 4 + 3] > 240, "the ramp survives")
     }
 
-    /// Deep sources as RGBA16 on request: the same pixels as the 8-bit decode, to within rounding.
-    @Test(.enabled(if: AVIFTileSyntaxEncoderTests.avifenc != nil && photo != nil))
+    /// Whether python3 has imagecodecs, whose `avif_decode` keeps a deep source's depth.
+    static let imagecodecsReadsAVIF: Bool = {
+        ReferenceDecoder.run("/usr/bin/env", ["python3", "-c", "import imagecodecs; imagecodecs.avif_decode"])?.status == 0
+    }()
+
+    /// Deep sources as RGBA16 on request, against libavif's own path at the source's depth
+    /// (imagecodecs' `avif_decode`, libavif 1.4, gives 10-bit RGB): every one of our 16-bit
+    /// samples and libavif's 10-bit one must be the same value rounded to the two depths.
+    @Test(.enabled(if: imagecodecsReadsAVIF && AVIFTileSyntaxEncoderTests.avifenc != nil && photo != nil))
     func deepSourcesDecodeToSixteenBits() throws {
         let file = try Self.encode(try #require(Self.photo), ["-d", "10", "-y", "444"], prefix: "deep")
-        defer { try? FileManager.default.removeItem(at: file) }
-        let bytes = try Fixtures.bytes(at: file)
+        let reference = file.appendingPathExtension("rgb10")
+        defer { for url in [file, reference] { try? FileManager.default.removeItem(at: url) } }
+        let script = """
+        import sys, imagecodecs
+        image = imagecodecs.avif_decode(open(sys.argv[1], 'rb').read())
+        assert image.dtype.name == 'uint16' and image.shape[2] == 3, (image.dtype, image.shape)
+        open(sys.argv[2], 'wb').write(image.astype('<u2').tobytes())
+        """
+        let run = try #require(ReferenceDecoder.run("/usr/bin/env", ["python3", "-c", script, file.path, reference.path]))
+        try #require(run.status == 0, "imagecodecs: \(run.output)")
+        let theirs = try Data(contentsOf: reference).withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)).map(UInt16.init(littleEndian:)) }
+
         var options = DecodingOptions()
         options.sampleDepth = .preserve
-        let deep = try AVIF.Decoder.decode(bytes, options: options)
-        let shallow = try AVIF.Decoder.decode(bytes, options: DecodingOptions())
-        #expect(deep.pixels.format == .rgba16 && shallow.pixels.format == .rgba8)
-        let narrowed = deep.pixels.converted(to: .rgba8)
-        let largest = zip(narrowed.bytes, shallow.pixels.bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
-        #expect(largest <= 1)
+        let deep = try AVIF.Decoder.decode(try Fixtures.bytes(at: file), options: options)
+        #expect(deep.pixels.format == .rgba16)
         #expect(deep.metadata.cicp?.matrixCoefficients == 0 && deep.metadata.cicp?.isFullRange == true)
+        try #require(theirs.count == deep.width * deep.height * 3)
+        let ours = deep.pixels.bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
+        // Both depths round one value r: ours is ⌊r·65535 + ½⌋ and libavif's ⌊r·1023 + ½⌋, so the
+        // intervals of r each one allows, (2o ∓ 1) / (2·65535) and (2t ∓ 1) / (2·1023), must meet.
+        var apart = 0
+        for pixel in 0..<deep.width * deep.height {
+            for channel in 0..<3 {
+                let o = Int(ours[pixel * 4 + channel]), t = Int(theirs[pixel * 3 + channel])
+                if !((2 * o - 1) * 1023 < (2 * t + 1) * 65535 && (2 * t - 1) * 65535 < (2 * o + 1) * 1023) { apart += 1 }
+            }
+        }
+        #expect(apart == 0, "\(apart) of \(theirs.count) samples are not one value rounded to both depths")
     }
 
     static let kimonos = ["kimono.mirror-vertical.rotate270.avif", "kimono.crop.avif"].compactMap {

@@ -1,6 +1,8 @@
 extension AVIF.Decoder {
     /// The primary image as RGBA: the planes of ``decodePlanes(applyingFilmGrain:)`` converted
-    /// by ``AVIF/YUVToRGB`` with the colour description's matrix and range, then the
+    /// with the colour description's matrix and range as libavif converts them, by
+    /// ``AVIF/FixedPointYUVToRGB`` (libyuv's arithmetic) for 8-bit output where libavif uses
+    /// libyuv, else by ``AVIF/YUVToRGB`` (libavif's own floating-point path), then the
     /// transformations in the order MIAF §7.3.6.7 gives (`clap`, `irot`, `imir`).
     /// ``PixelFormat/rgba16`` for sources deeper than 8 bits when the options ask for it
     /// (``DecodingOptions/SampleDepth/preserve``). The metadata's ``ImageMetadata/cicp``
@@ -27,8 +29,18 @@ extension AVIF.Decoder {
         try options.limits.checkDimensions(width: color.width, height: color.height)
         _ = try options.limits.checkBytes(color.width * color.height, of: format.bytesPerPixel)
 
-        let converter = AVIF.YUVToRGB(matrix: matrix, bitDepth: color.bitDepth, isFullRange: color.isFullRange)
-        var pixels = converter.convert(color, alpha: alpha, premultiplied: primary.isAlphaPremultiplied, to: format)
+        let premultiplied = primary.isAlphaPremultiplied
+        let fixedPoint = format == .rgba8 ? AVIF.FixedPointYUVToRGB(
+            matrixCoefficients: points.matrixCoefficients, colorPrimaries: points.colorPrimaries,
+            isFullRange: color.isFullRange, isMonochrome: color.isMonochrome) : nil
+        var pixels: PixelBuffer
+        if let fixedPoint, let converted = fixedPoint.convert(
+            color, alpha: alpha.map { (AVIF.YUVToRGB.fullRangeAlpha($0), $0.bitDepth) }, premultiplied: premultiplied) {
+            pixels = converted
+        } else {
+            let converter = AVIF.YUVToRGB(matrix: matrix, bitDepth: color.bitDepth, isFullRange: color.isFullRange)
+            pixels = converter.convert(color, alpha: alpha, premultiplied: premultiplied, to: format)
+        }
         if let crop = primary.crop, crop.width != pixels.width || crop.height != pixels.height {
             // Inside the image: ``AVIF/CleanAperture`` checked the rectangle against `ispe`, which the planes match.
             do throws(TransformError) {

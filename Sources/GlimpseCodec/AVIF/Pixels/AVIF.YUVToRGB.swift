@@ -1,6 +1,7 @@
 extension AVIF {
-    /// Decoded planes to straight-alpha RGBA, with the arithmetic libavif's reference path uses
-    /// (`reformat.c`), so the pixels match what libavif's users see:
+    /// Decoded planes to straight-alpha RGBA, with the arithmetic libavif's own path uses
+    /// (`reformat.c`: 16-bit output, and the matrices and shapes libyuv has no rows for; the
+    /// others go through ``FixedPointYUVToRGB``), so the pixels match what libavif's users see:
     ///
     /// - samples normalised through a table per plane, Y′ = (Y − bias) / range and
     ///   Cb, Cr = (C − 2ᴺ⁻¹) / range, the ranges of H.273 equations 20–31 (limited:
@@ -154,7 +155,7 @@ extension AVIF {
         /// The alpha plane's samples in full range: limited-range alpha (an AV1 alpha image coded
         /// with `color_range` 0) is widened as libavif does, (v − 16·2ᴺ⁻⁸)·(2ᴺ − 1) / (219·2ᴺ⁻⁸),
         /// rounded, clamped.
-        private static func fullRangeAlpha(_ alpha: DecodedPlanes) -> [UInt16] {
+        static func fullRangeAlpha(_ alpha: DecodedPlanes) -> [UInt16] {
             let maximum = (1 << alpha.bitDepth) - 1
             guard !alpha.isFullRange else { return alpha.planes[0].map { UInt16(min(Int($0), maximum)) } }
             let low = 16 << (alpha.bitDepth - 8), span = 219 << (alpha.bitDepth - 8)
