@@ -133,6 +133,17 @@ import TestSupport
         }
     }
 
+    /// An odd height and an even width, for the last rows and columns of the chroma upsampling.
+    static let oddPhoto = AVIFTileSyntaxEncoderTests.source("photos-512/1001682.png", name: "image-odd.png", width: 96, height: 65)
+
+    @Test(.enabled(if: pillowReadsAVIF && AVIFTileSyntaxEncoderTests.avifenc != nil && oddPhoto != nil),
+          arguments: [[], ["-y", "422"], ["-d", "10"]])
+    func oddHeightMatchesLibavif(_ options: [String]) throws {
+        let file = try Self.encode(try #require(Self.oddPhoto), options, prefix: "odd")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Self.compare([file])
+    }
+
     static let photo = AVIFTileSyntaxEncoderTests.source("photos-512/1001682.png", name: "image.png", width: 97, height: 66)
     static let alphaPhoto = AVIFTileSyntaxEncoderTests.source("photos-512/1001682.png", name: "image-alpha.png", width: 97,
                                                               height: 66, alphaRamp: true)
@@ -165,9 +176,14 @@ import TestSupport
         try Self.compare([file])
     }
 
-    /// Alpha: straight, premultiplied (`prem`, divided back out), 10-bit, limited range.
+    /// Alpha: straight, premultiplied (`prem`, divided back out), limited range, and each route
+    /// libyuv takes with alpha: 10-bit 4:2:0, 4:2:2 and 4:4:4 (`I010`/`I210`/`I410Alpha`), 12-bit
+    /// 4:2:0 (`I012`, nearest chroma, alpha rescaled by libavif), 12-bit 4:4:4 (shifted down
+    /// with its alpha), monochrome (`I400`, alpha by libavif) at 8 and 10 bits.
     @Test(.enabled(if: pillowReadsAVIF && AVIFTileSyntaxEncoderTests.avifenc != nil && alphaPhoto != nil),
-          arguments: [[], ["--premultiply"], ["-d", "10"], ["-y", "444", "-r", "limited"]])
+          arguments: [[], ["--premultiply"], ["-d", "10"], ["-y", "444", "-r", "limited"], ["-d", "10", "-y", "422"],
+                      ["-d", "10", "-y", "444", "--premultiply"], ["-d", "12"], ["-d", "12", "-y", "444"], ["-y", "400"],
+                      ["-y", "400", "-d", "10"]])
     func alphaMatchesLibavif(_ options: [String]) throws {
         let file = try Self.encode(try #require(Self.alphaPhoto), options, prefix: "alpha")
         defer { try? FileManager.default.removeItem(at: file) }
