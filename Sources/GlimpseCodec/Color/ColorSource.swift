@@ -59,20 +59,7 @@ enum ColorSource {
             self = .unusable("cICP narrow range")
             return
         }
-        let primaries: Chromaticities
-        switch cicp.colorPrimaries {
-        case 1: primaries = ColorTransform.SRGB.primaries  // BT.709
-        case 5: primaries = Chromaticities(whiteX: 0.3127, whiteY: 0.3290, redX: 0.64, redY: 0.33,
-                                            greenX: 0.29, greenY: 0.60, blueX: 0.15, blueY: 0.06)  // BT.601 625
-        case 6, 7: primaries = Chromaticities(whiteX: 0.3127, whiteY: 0.3290, redX: 0.630, redY: 0.340,
-                                               greenX: 0.310, greenY: 0.595, blueX: 0.155, blueY: 0.070)  // BT.601 525
-        case 9: primaries = Chromaticities(whiteX: 0.3127, whiteY: 0.3290, redX: 0.708, redY: 0.292,
-                                            greenX: 0.170, greenY: 0.797, blueX: 0.131, blueY: 0.046)  // BT.2020
-        case 11: primaries = Chromaticities(whiteX: 0.314, whiteY: 0.351, redX: 0.680, redY: 0.320,
-                                             greenX: 0.265, greenY: 0.690, blueX: 0.150, blueY: 0.060)  // DCI-P3
-        case 12: primaries = Chromaticities(whiteX: 0.3127, whiteY: 0.3290, redX: 0.680, redY: 0.320,
-                                             greenX: 0.265, greenY: 0.690, blueX: 0.150, blueY: 0.060)  // Display P3
-        default:
+        guard let primaries = Chromaticities(colorPrimaries: cicp.colorPrimaries) else {
             self = .unusable("cICP colour primaries \(cicp.colorPrimaries)")
             return
         }

@@ -123,16 +123,51 @@ struct PNGColorChunkTests {
         #expect(image.warnings.isEmpty)
     }
 
-    @Test("cICP Display P3 with the sRGB transfer function converts as LittleCMS does", .enabled(if: hasLittleCMS))
-    func displayP3CodePoints() throws {
+    struct PrimariesCase: Sendable, CustomStringConvertible {
+        var code: UInt16
+        var primaries: Chromaticities
+        var description: String { "colour primaries \(code)" }
+    }
+
+    /// H.273 Table 2, written out here rather than read from the decoder's table; 4 and 8 have
+    /// illuminant C for their white, which the profile adapts to D50 as LittleCMS does.
+    static let primariesCases = [
+        PrimariesCase(code: 12, primaries: displayP3),
+        PrimariesCase(code: 9, primaries: Chromaticities(whiteX: d65.x, whiteY: d65.y, redX: 0.708, redY: 0.292,
+                                                         greenX: 0.170, greenY: 0.797, blueX: 0.131, blueY: 0.046)),
+        PrimariesCase(code: 4, primaries: Chromaticities(whiteX: 0.310, whiteY: 0.316, redX: 0.67, redY: 0.33,
+                                                         greenX: 0.21, greenY: 0.71, blueX: 0.14, blueY: 0.08)),
+        PrimariesCase(code: 8, primaries: Chromaticities(whiteX: 0.310, whiteY: 0.316, redX: 0.681, redY: 0.319,
+                                                         greenX: 0.243, greenY: 0.692, blueX: 0.145, blueY: 0.049)),
+        PrimariesCase(code: 22, primaries: Chromaticities(whiteX: d65.x, whiteY: d65.y, redX: 0.630, redY: 0.340,
+                                                          greenX: 0.295, greenY: 0.605, blueX: 0.155, blueY: 0.077)),
+    ]
+
+    @Test("cICP primaries with the sRGB transfer function convert as LittleCMS converts from them",
+          .enabled(if: hasLittleCMS), arguments: primariesCases)
+    func codePointPrimaries(_ testCase: PrimariesCase) throws {
         var metadata = ImageMetadata()
-        metadata.cicp = CodingIndependentCodePoints(colorPrimaries: 12, transferCharacteristics: 13, matrixCoefficients: 0,
-                                                    isFullRange: true)
+        metadata.cicp = CodingIndependentCodePoints(colorPrimaries: testCase.code, transferCharacteristics: 13,
+                                                    matrixCoefficients: 0, isFullRange: true)
         let png = try Self.png(metadata)
         #expect(try PNG.Decoder.decode(png).metadata.cicp == metadata.cicp, "cICP written and read back")
         let image = try Self.converted(png)
-        Self.expectClose(image, to: try Self.littleCMS(primaries: Self.displayP3, curve: "srgb"), "cICP 12/13")
+        Self.expectClose(image, to: try Self.littleCMS(primaries: testCase.primaries, curve: "srgb"), "\(testCase)")
         #expect(image.metadata.cicp == nil)
+        #expect(image.warnings.isEmpty)
+    }
+
+    @Test("cICP primaries 10 (CIE XYZ: a blue at y = 0) and reserved code points are left as they are, with a warning")
+    func degenerateAndReservedPrimaries() throws {
+        let plain = try PNG.Decoder.decode(try Self.png(ImageMetadata()))
+        for code: UInt16 in [10, 0, 3, 13, 23, 255] {
+            var metadata = ImageMetadata()
+            metadata.cicp = CodingIndependentCodePoints(colorPrimaries: code, transferCharacteristics: 13,
+                                                        matrixCoefficients: 0, isFullRange: true)
+            let image = try Self.converted(try Self.png(metadata))
+            #expect(image.pixels == plain.pixels, "primaries \(code)")
+            #expect(image.warnings.count == 1, "primaries \(code)")
+        }
     }
 
     @Test("sRGB by description costs nothing: cICP 1/13, the sRGB chunk, gAMA 1/2.2 alone")

@@ -28,7 +28,7 @@ extension AVIF {
                 self = .yCgCo
             case 9: self = .coefficients(kr: 0.2627, kb: 0.0593)  // BT.2020 non-constant luminance
             case 12:
-                let (kr, kb) = Self.chromaticityDerived(Self.primaries(colorPrimaries))
+                let (kr, kb) = Self.chromaticityDerived(Chromaticities(colorPrimaries: colorPrimaries) ?? ColorTransform.SRGB.primaries)
                 self = .coefficients(kr: kr, kb: kb)
             case 3, 10, 11, 13, 14, 16, 17: return nil
             default:
@@ -37,31 +37,18 @@ extension AVIF {
             }
         }
 
-        /// Kr and Kb from the primaries and white point (H.273 equations 32–37, code point 12).
-        private static func chromaticityDerived(_ p: [Float]) -> (Float, Float) {
-            let (rX, rY, gX, gY, bX, bY, wX, wY) = (p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7])
+        /// Kr and Kb from the primaries and white point (H.273 equations 32–37, code point 12), in
+        /// single precision as libavif computes them; BT.709's primaries for unspecified and
+        /// reserved code points, as libavif takes them.
+        private static func chromaticityDerived(_ primaries: Chromaticities) -> (Float, Float) {
+            let p = primaries
+            let (rX, rY, gX, gY) = (Float(p.redX), Float(p.redY), Float(p.greenX), Float(p.greenY))
+            let (bX, bY, wX, wY) = (Float(p.blueX), Float(p.blueY), Float(p.whiteX), Float(p.whiteY))
             let rZ = 1 - (rX + rY), gZ = 1 - (gX + gY), bZ = 1 - (bX + bY), wZ = 1 - (wX + wY)
             let denominator = wY * (rX * (gY * bZ - bY * gZ) + gX * (bY * rZ - rY * bZ) + bX * (rY * gZ - gY * rZ))
             let kr = rY * (wX * (gY * bZ - bY * gZ) + wY * (bX * gZ - gX * bZ) + wZ * (gX * bY - bX * gY)) / denominator
             let kb = bY * (wX * (rY * gZ - gY * rZ) + wY * (gX * rZ - rX * gZ) + wZ * (rX * gY - gX * rY)) / denominator
             return (kr, kb)
-        }
-
-        /// Red, green, blue and white chromaticities (x, y) of `colour_primaries` (H.273 Table 2);
-        /// BT.709's for unspecified and unknown code points.
-        private static func primaries(_ code: UInt16) -> [Float] {
-            switch code {
-            case 4: [0.67, 0.33, 0.21, 0.71, 0.14, 0.08, 0.310, 0.316]
-            case 5: [0.64, 0.33, 0.29, 0.60, 0.15, 0.06, 0.3127, 0.3290]
-            case 6, 7: [0.630, 0.340, 0.310, 0.595, 0.155, 0.070, 0.3127, 0.3290]
-            case 8: [0.681, 0.319, 0.243, 0.692, 0.145, 0.049, 0.310, 0.316]
-            case 9: [0.708, 0.292, 0.170, 0.797, 0.131, 0.046, 0.3127, 0.3290]
-            case 10: [1, 0, 0, 1, 0, 0, 0.3333, 0.3333]
-            case 11: [0.680, 0.320, 0.265, 0.690, 0.150, 0.060, 0.314, 0.351]
-            case 12: [0.680, 0.320, 0.265, 0.690, 0.150, 0.060, 0.3127, 0.3290]
-            case 22: [0.630, 0.340, 0.295, 0.605, 0.155, 0.077, 0.3127, 0.3290]
-            default: [0.64, 0.33, 0.30, 0.60, 0.15, 0.06, 0.3127, 0.3290]
-            }
         }
     }
 }
