@@ -63,12 +63,12 @@ import Testing
 
     @Test func constrain() {
         // damping 3, threshold 4: dampingAdj 1, 4 - ( 10 >> 1 ) < 0 → 0.
-        #expect(AVIF.CDEF.constrain(10, 4, 3) == 0)
+        #expect(AVIF.CDEF.constrain(10, 4, shift: AVIF.CDEF.constrainShift(threshold: 4, damping: 3)) == 0)
         // damping 6: dampingAdj 4, Clip3( 0, 2, 4 ) = 2.
-        #expect(AVIF.CDEF.constrain(2, 4, 6) == 2)
+        #expect(AVIF.CDEF.constrain(2, 4, shift: AVIF.CDEF.constrainShift(threshold: 4, damping: 6)) == 2)
         // Negative differences keep their sign: Clip3( 0, 3, 8 - 3 ) = 3.
-        #expect(AVIF.CDEF.constrain(-3, 8, 3) == -3)
-        #expect(AVIF.CDEF.constrain(-3, 0, 3) == 0)
+        #expect(AVIF.CDEF.constrain(-3, 8, shift: AVIF.CDEF.constrainShift(threshold: 8, damping: 3)) == -3)
+        #expect(AVIF.CDEF.constrain(-3, 0, shift: AVIF.CDEF.constrainShift(threshold: 0, damping: 3)) == 0)
     }
 
     @Test func filteringStaysWithinTheNeighbourhoodAndSkipsSkippedBlocks() {

@@ -146,16 +146,28 @@ extension AVIF {
             }
         }
 
-        /// `constrain( diff, threshold, damping )` (§7.15.3).
+        /// `constrain( diff, threshold, damping )` (§7.15.3), with `shift` =
+        /// Max( 0, damping - FloorLog2( threshold ) ) computed once per block (0 when threshold is 0,
+        /// which makes the result 0 as the specification's early return does).
         @inline(__always)
-        static func constrain(_ diff: Int, _ threshold: Int, _ damping: Int) -> Int {
-            if threshold == 0 { return 0 }
-            let dampingAdj = max(0, damping - AV1Arithmetic.floorLog2(threshold))
-            let magnitude = AV1Arithmetic.clip3(0, abs(diff), threshold - (abs(diff) >> min(dampingAdj, 62)))
-            return diff < 0 ? -magnitude : magnitude
+        static func constrain(_ diff: Int, _ threshold: Int, shift: Int) -> Int {
+            // |diff| < 2^12 and threshold < 2^9: nothing here can overflow.
+            let magnitude = abs(diff)
+            let limited = min(magnitude, max(0, threshold &- (magnitude &>> shift)))
+            return diff < 0 ? -limited : limited
+        }
+
+        /// The shift ``constrain(_:_:shift:)`` takes for `threshold` and `damping`.
+        @inline(__always)
+        static func constrainShift(threshold: Int, damping: Int) -> Int {
+            threshold == 0 ? 0 : min(max(0, damping - AV1Arithmetic.floorLog2(threshold)), 62)
         }
 
         /// §7.15.3, the CDEF filter process for one plane of the 8×8 block at (`r`, `c`).
+        ///
+        /// Blocks at least two samples inside the filter region (every tap available) take a path
+        /// without per-tap checks; the others check each tap as `is_inside_filter_region` does. The
+        /// sum is the same either way: only the order of its additions differs.
         static func filter(currFrame: AV1Frame, cdefFrame: inout AV1Frame, plane: Int, r: Int, c: Int, priStr: Int,
                            secStr: Int, damping: Int, dir: Int, _ p: Parameters) {
             let coeffShift = currFrame.bitDepth - 8
@@ -170,55 +182,76 @@ extension AVIF {
             let secTaps = AV1Tables.Cdef_Sec_Taps[(priStr >> coeffShift) & 1]
             // is_inside_filter_region( candidateR, candidateC ) with candidateR = ( y << subY ) >>
             // MI_SIZE_LOG2 holds exactly when 0 ≤ y < ( MiRows × MI_SIZE ) >> subY (MiRows is even),
-            // and likewise for x: the limits in plane samples.
-            let limitX = (p.miCols * AV1Tables.MI_SIZE) >> subX
-            let limitY = (p.miRows * AV1Tables.MI_SIZE) >> subY
-            // Cdef_Directions for the primary direction and the two secondary ones, k = 0 and 1,
-            // hoisted out of the sample loop: ( dy, dx ) pairs in the order the filter uses them.
-            var offsets = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &offsets) { raw in
-                let o = raw.bindMemory(to: Int.self)
-                for k in 0..<2 {
-                    for (n, d) in [dir, (dir - 2) & 7, (dir + 2) & 7].enumerated() {
-                        o[(k * 3 + n) * 2] = AV1Tables.Cdef_Directions[d][k][0]
-                        o[(k * 3 + n) * 2 + 1] = AV1Tables.Cdef_Directions[d][k][1]
+            // and likewise for x: the limits in plane samples, which the plane (64 samples of
+            // margin past them) contains.
+            let limitX = min((p.miCols * AV1Tables.MI_SIZE) >> subX, source.width)
+            let limitY = min((p.miRows * AV1Tables.MI_SIZE) >> subY, source.height)
+            guard x0 >= 0, y0 >= 0, x0 + w <= source.width, y0 + h <= source.height,
+                  cdefFrame.planes[plane].width == source.width, cdefFrame.planes[plane].height == source.height
+            else { return }
+            // Cdef_Directions for the primary direction and the two secondary ones, k = 0 and 1:
+            // ( dy, dx ) pairs in the order the filter uses them.
+            var dy = (0, 0, 0, 0, 0, 0), dx = (0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &dy) { dyRaw in
+                withUnsafeMutableBytes(of: &dx) { dxRaw in
+                    let dyOut = dyRaw.bindMemory(to: Int.self), dxOut = dxRaw.bindMemory(to: Int.self)
+                    for k in 0..<2 {
+                        for (n, d) in [dir, (dir - 2) & 7, (dir + 2) & 7].enumerated() {
+                            dyOut[k * 3 + n] = AV1Tables.Cdef_Directions[d][k][0]
+                            dxOut[k * 3 + n] = AV1Tables.Cdef_Directions[d][k][1]
+                        }
                     }
                 }
             }
-            let pri0 = priTaps[0], pri1 = priTaps[1], sec0 = secTaps[0], sec1 = secTaps[1]
-            for i in 0..<h {
-                for j in 0..<w {
-                    var sum = 0
-                    let y = y0 + i, x0j = x0 + j
-                    let x = source.sample(x0j, y)
-                    var maximum = x
-                    var minimum = x
-                    withUnsafeBytes(of: offsets) { raw in
-                        let o = raw.bindMemory(to: Int.self)
-                        for k in 0..<2 {
-                            let priTap = k == 0 ? pri0 : pri1
-                            let secTap = k == 0 ? sec0 : sec1
-                            for sign in stride(from: -1, through: 1, by: 2) {
-                                // n = 0: the primary tap (dir); n = 1, 2: the secondary taps (dir ∓ 2).
-                                for n in 0..<3 {
-                                    let sy = y + sign * o[(k * 3 + n) * 2]
-                                    let sx = x0j + sign * o[(k * 3 + n) * 2 + 1]
-                                    // cdef_get_at: CdefAvailable is 0 outside the filter region.
-                                    guard sx >= 0 && sx < limitX && sy >= 0 && sy < limitY else { continue }
-                                    let v = source.sample(sx, sy)
-                                    if n == 0 {
-                                        sum += priTap * constrain(v - x, priStr, damping)
-                                    } else {
-                                        sum += secTap * constrain(v - x, secStr, damping)
+            let taps = (pri0: priTaps[0], pri1: priTaps[1], sec0: secTaps[0], sec1: secTaps[1])
+            let priShift = constrainShift(threshold: priStr, damping: damping)
+            let secShift = constrainShift(threshold: secStr, damping: damping)
+            // Every tap is at most 2 samples away in each direction.
+            let interior = x0 >= 2 && y0 >= 2 && x0 + w + 2 <= limitX && y0 + h + 2 <= limitY
+            let rowStride = source.stride
+            source.samples.withUnsafeBufferPointer { src in
+                cdefFrame.planes[plane].samples.withUnsafeMutableBufferPointer { dst in
+                    withUnsafeBytes(of: dy) { dyRaw in
+                        withUnsafeBytes(of: dx) { dxRaw in
+                            let dys = dyRaw.bindMemory(to: Int.self), dxs = dxRaw.bindMemory(to: Int.self)
+                            for i in 0..<h {
+                                let y = y0 + i
+                                for j in 0..<w {
+                                    let x = x0 + j
+                                    // The block lies inside the plane (the guard above).
+                                    let centre = Int(src[y &* rowStride &+ x])
+                                    var sum = 0
+                                    var maximum = centre
+                                    var minimum = centre
+                                    for k in 0..<2 {
+                                        let priTap = k == 0 ? taps.pri0 : taps.pri1
+                                        let secTap = k == 0 ? taps.sec0 : taps.sec1
+                                        for n in 0..<3 {
+                                            let oy = dys[k &* 3 &+ n], ox = dxs[k &* 3 &+ n]
+                                            let tap = n == 0 ? priTap : secTap
+                                            let threshold = n == 0 ? priStr : secStr
+                                            let shift = n == 0 ? priShift : secShift
+                                            // sign = 1, then sign = -1.
+                                            for sign in stride(from: 1, through: -1, by: -2) {
+                                                let sy = y &+ sign &* oy, sx = x &+ sign &* ox
+                                                // cdef_get_at: CdefAvailable is 0 outside the filter region.
+                                                if !interior {
+                                                    guard sx >= 0 && sx < limitX && sy >= 0 && sy < limitY else { continue }
+                                                }
+                                                // Inside the filter region, which the plane contains.
+                                                let v = Int(src[sy &* rowStride &+ sx])
+                                                sum &+= tap &* constrain(v &- centre, threshold, shift: shift)
+                                                maximum = max(v, maximum)
+                                                minimum = min(v, minimum)
+                                            }
+                                        }
                                     }
-                                    maximum = max(v, maximum)
-                                    minimum = min(v, minimum)
+                                    let v = AV1Arithmetic.clip3(minimum, maximum, centre + ((8 + sum - (sum < 0 ? 1 : 0)) >> 4))
+                                    dst[y &* rowStride &+ x] = UInt16(truncatingIfNeeded: v)
                                 }
                             }
                         }
                     }
-                    let v = AV1Arithmetic.clip3(minimum, maximum, x + ((8 + sum - (sum < 0 ? 1 : 0)) >> 4))
-                    cdefFrame.planes[plane][y: y0 + i, x: x0 + j] = UInt16(truncatingIfNeeded: v)
                 }
             }
         }

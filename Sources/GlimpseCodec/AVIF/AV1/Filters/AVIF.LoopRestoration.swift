@@ -61,7 +61,7 @@ extension AVIF {
         }
 
         /// The box filter's `A` and `B` ((h + 2) × (w + 2), rows of w + 2), its outputs `flt0`
-        /// and `flt1` (rows of w), and the Wiener filter's `intermediate` ((h + 6) × w), for
+        /// and `flt1` (rows of w), the Wiener filter's `intermediate` ((h + 6) × w), for
         /// blocks of at most ``maxBlock`` × ``maxBlock`` samples.
         static let maxBlock = 64
         var boxA = [Int](repeating: 0, count: (maxBlock + 2) * (maxBlock + 2))
@@ -69,6 +69,11 @@ extension AVIF {
         var flt0 = [Int](repeating: 0, count: maxBlock * maxBlock)
         var flt1 = [Int](repeating: 0, count: maxBlock * maxBlock)
         var intermediate = [Int](repeating: 0, count: (maxBlock + 6) * maxBlock)
+        /// The source samples around the block ((h + 6) × (w + 6)), and the box filter's column
+        /// sums of samples and of their squares along one row of A and B (w + 6).
+        var padded = [Int](repeating: 0, count: (maxBlock + 6) * (maxBlock + 6))
+        var columnSum = [Int](repeating: 0, count: maxBlock + 6)
+        var columnSquares = [Int](repeating: 0, count: maxBlock + 6)
         /// The Wiener filter's `vfilter` (entries 0...6) and `hfilter` (7...13).
         var wienerTaps = [Int](repeating: 0, count: 14)
 
