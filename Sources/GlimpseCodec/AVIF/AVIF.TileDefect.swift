@@ -17,6 +17,9 @@ extension AVIF {
         /// A syntax element outside its allowed range (`segment_id` above `LastActiveSegId`,
         /// a palette colour or CFL alpha out of range…).
         case syntaxValue
+        /// An intra block copy vector that `is_mv_valid` (§6.10.25) rejects: fractional, or
+        /// fetching outside the tile, from samples not yet decoded, or too close to the block.
+        case blockVector
 
         public var description: String {
             switch self {
@@ -26,6 +29,7 @@ extension AVIF {
             case .trailingBits: "tile trailing bits or padding wrong"
             case .blockSize: "block size invalid for the chroma subsampling"
             case .syntaxValue: "tile syntax element out of range"
+            case .blockVector: "intra block copy vector points outside the decoded part of the tile"
             }
         }
     }

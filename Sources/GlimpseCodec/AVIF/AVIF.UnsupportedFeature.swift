@@ -8,10 +8,6 @@ extension AVIF {
         case matrixCoefficients(UInt16)
         /// A coded image whose decoded size differs from its `ispe` (libavif rescales it).
         case codedSizeDiffersFromExtents
-        /// A block coded with intra block copy (`use_intrabc`, AV1 §5.11.7, screen content): its
-        /// syntax parses, its prediction needs the motion-vector prediction process (§7.10.2),
-        /// not implemented yet.
-        case av1IntraBlockCopy
         /// An image sequence (`avis`) whose tracks alone carry the images, with no primary item.
         case imageSequenceWithoutPrimaryItem
         /// The primary item's type (`hvc1`, `jpeg`, the derived `iden` and `iovl`…).
@@ -31,7 +27,6 @@ extension AVIF {
             switch self {
             case .matrixCoefficients(let code): "AVIF matrix coefficients \(code) (no linear YUV to RGB conversion)"
             case .codedSizeDiffersFromExtents: "AV1 frame size differs from the item's ispe"
-            case .av1IntraBlockCopy: "AV1 intra block copy not yet implemented"
             case .imageSequenceWithoutPrimaryItem: "AVIF image sequence without a primary still item"
             case .itemType(let type): "AVIF primary item of type \(type)"
             case .essentialProperty(let type): "essential AVIF property \(type)"

@@ -116,10 +116,6 @@ import TestSupport
             let image: Image
             switch decoded {
             case .success(let value): image = value
-            case .failure(.unsupported(.avif(.av1IntraBlockCopy))):
-                // Known gap (#33): the motion-vector prediction of intra block copy.
-                withKnownIssue("\(name): intra block copy") { throw ImageDecodingError.unsupported(.avif(.av1IntraBlockCopy)) }
-                continue
             case .failure(let error):
                 Issue.record("\(name): \(error)")
                 continue

@@ -26,8 +26,7 @@ import TestSupport
                                             maxLumaW: Int, maxLumaH: Int) {
             calls.append(.cfl(plane: plane, x: startX, y: startY, alpha: alpha))
         }
-        mutating func predictIntraBlockCopy(plane: Int, x: Int, y: Int, width: Int, height: Int,
-                                            miRow: Int, miCol: Int, mvDiff: (row: Int, col: Int)) throws(ImageDecodingError) {
+        mutating func predictIntraBlockCopy(plane: Int, x: Int, y: Int, width: Int, height: Int, mv: (row: Int, col: Int)) {
             calls.append(.intraBlockCopy(plane: plane, x: x, y: y))
         }
         mutating func reconstruct(_ block: AVIF.ResidualBlock) {

@@ -95,8 +95,7 @@ import TestSupport
     }
 
     /// Screen content (libaom's `tune-content=screen` on a posterized photo): palette mode and
-    /// the other screen-content tools; a block with intra block copy stops the parse with
-    /// `.unsupported(.avif(.av1IntraBlockCopy))`, which is recorded, not hidden.
+    /// the other screen-content tools.
     @Test(.enabled(if: avifenc != nil && screen != nil),
           arguments: [["-s", "6", "-a", "tune-content=screen", "-a", "enable-intrabc=0"],
                       ["-s", "4", "-a", "tune-content=screen", "-a", "enable-intrabc=0", "-y", "444"],

@@ -30,7 +30,7 @@ extension AVIF {
                                                 subsamplingY: parameters.subsamplingY, monochrome: color.isMonochrome)
             let (frame, info, reconstructor) = try FrameParser.parse(
                 data, sequence: sequence, limits: limits,
-                reconstructor: FrameReconstructor(frame: current, usingQmatrix: parameters.usingQmatrix))
+                reconstructor: FrameReconstructor(frame: current, parameters: parameters))
             var currFrame = reconstructor.frame
             let header = frame.header
 

@@ -2,8 +2,8 @@ extension AVIF {
     /// The decoding process behind the tile syntax's seam (``AVIF/TileReconstructing``):
     /// each call of `transform_block()` (AV1 §5.11.35) runs the matching primitive on
     /// `CurrFrame` (``frame``) — intra prediction (§7.11.2), palette prediction (§7.11.4),
-    /// chroma from luma (§7.11.5), and the reconstruct process (§7.12.3, dequantization of
-    /// §7.12.2 with the inverse transforms of §7.13.3).
+    /// chroma from luma (§7.11.5), intra block copy (§7.11.3), and the reconstruct process
+    /// (§7.12.3, dequantization of §7.12.2 with the inverse transforms of §7.13.3).
     ///
     /// The working arrays (edges, prediction, coefficients, residual) are kept between
     /// calls, so a transform block allocates nothing.
@@ -17,10 +17,17 @@ extension AVIF {
         private var transform = InverseTransform()
         /// `Quant` widened for the reconstruct process, at most 32 × 32 coded coefficients.
         private var quant = [Int](repeating: 0, count: 32 * 32)
+        /// The sizes intra block copy reads (§7.11.3.3), and its working arrays, allocated
+        /// only for a frame with `allow_intrabc`.
+        private let intraBlockCopyFrame: IntraBlockCopy.Frame
+        private var intraBlockCopy: IntraBlockCopy?
 
-        init(frame: AV1Frame, usingQmatrix: Bool) {
+        init(frame: AV1Frame, parameters: FrameParameters) {
             self.frame = frame
-            self.usingQmatrix = usingQmatrix
+            usingQmatrix = parameters.usingQmatrix
+            intraBlockCopyFrame = IntraBlockCopy.Frame(frameWidth: parameters.header.frameWidth,
+                                                       frameHeight: parameters.header.frameHeight,
+                                                       miCols: parameters.miCols, miRows: parameters.miRows)
         }
 
         /// `predict_intra()` (§7.11.2) with `maxX`, `maxY` of §7.11.2.1.
@@ -71,12 +78,13 @@ extension AVIF {
                                   txSz: block.txSz, txType: block.txType, quant: quant, q)
         }
 
-        /// `predict_inter()` of an intra block copy block (§7.11.3): its motion vector needs
-        /// `PredMv` from `find_mv_stack()` (§7.10.2), which the tile syntax does not compute yet,
-        /// so the frame is refused rather than predicted wrongly.
-        mutating func predictIntraBlockCopy(plane: Int, x: Int, y: Int, width: Int, height: Int, miRow: Int,
-                                            miCol: Int, mvDiff: (row: Int, col: Int)) throws(ImageDecodingError) {
-            throw .unsupported(.avif(.av1IntraBlockCopy))
+        /// `predict_inter()` of an intra block copy block (§7.11.3 with use_intrabc 1).
+        mutating func predictIntraBlockCopy(plane: Int, x: Int, y: Int, width: Int, height: Int, mv: (row: Int, col: Int)) {
+            // Moved out while it writes `frame`, so that `self` is not accessed twice at once; the
+            // arrays move with it, nothing is copied.
+            var copier = intraBlockCopy.take() ?? IntraBlockCopy()
+            copier.predict(frame: &frame, plane: plane, x: x, y: y, w: width, h: height, mv: mv, intraBlockCopyFrame)
+            intraBlockCopy = copier
         }
     }
 }

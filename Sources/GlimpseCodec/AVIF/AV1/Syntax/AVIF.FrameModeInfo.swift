@@ -25,10 +25,10 @@ extension AVIF {
         var interTxSizes: [UInt8]
         /// `IsInters[row][col]`: 1 for intra block copy blocks, the only "inter" blocks of an intra frame.
         var isInters: [UInt8]
-        /// `Mv[0] − PredMv[0]` (row, column in 1/8 sample) of each intra block copy block, at its
-        /// top-left 4×4, 2 per position. `PredMv` needs the motion-vector prediction process
-        /// (§7.10.2), not implemented yet.
-        var intraBlockCopyMvDiffs: [Int32]
+        /// `Mvs[row][col][0]` (row, column in 1/8 luma sample) where `IsInters` is 1, 2 per
+        /// position: the candidates of later blocks' motion vector prediction (§7.10.2);
+        /// empty unless `allow_intrabc`.
+        var intraBlockCopyMvs: [Int32]
         /// How many blocks use intra block copy.
         var intraBlockCopyBlocks = 0
         /// `PaletteSizes[plane][row][col]` for plane 0 (Y) and 1 (UV), flattened `plane * count + index`.
@@ -61,7 +61,7 @@ extension AVIF {
             txSizes = miSizes
             interTxSizes = miSizes
             isInters = miSizes
-            intraBlockCopyMvDiffs = frame.header.allowsIntraBlockCopy ? [Int32](repeating: 0, count: 2 * count) : []
+            intraBlockCopyMvs = frame.header.allowsIntraBlockCopy ? [Int32](repeating: 0, count: 2 * count) : []
             paletteSizes = [UInt8](repeating: 0, count: 2 * count)
             paletteColors = frame.header.allowsScreenContentTools ? [UInt16](repeating: 0, count: 16 * count) : []
             deltaLFs = frame.deltaLfPresent ? [Int8](repeating: 0, count: 4 * count) : []

@@ -38,11 +38,16 @@ extension AVIF.TileDecoder {
             for x in c..<colEnd {
                 info.yModes[y * miCols + x] = UInt8(yMode)
                 if hasChroma { info.uvModes[y * miCols + x] = UInt8(uvMode) }
+                if isInter && 2 * (y * miCols + x) + 1 < info.intraBlockCopyMvs.count {
+                    // mv passed is_mv_valid: |mv| < 2^14.
+                    info.intraBlockCopyMvs[2 * (y * miCols + x)] = Int32(mv.row)
+                    info.intraBlockCopyMvs[2 * (y * miCols + x) + 1] = Int32(mv.col)
+                }
             }
         }
         // compute_prediction() (§5.11.33) predicts only intra block copy blocks: intra ones
         // are predicted per transform block in transform_block().
-        if isInter { try predictIntraBlockCopy() }
+        if isInter { predictIntraBlockCopy() }
         try readResidual()
         let count = miRows * miCols
         for y in r..<rowEnd {
@@ -109,9 +114,8 @@ extension AVIF.TileDecoder {
             useFilterIntra = false
             paletteSizeY = 0
             paletteSizeUV = 0
-            // find_mv_stack(0) and assign_mv(0): the stack only gives PredMv its value; the
-            // syntax read is read_mv(0), whose CDFs depend on MvCtx alone.
-            readMv()
+            // find_mv_stack(0) and assign_mv(0), which reads read_mv(0).
+            try assignIntraBlockCopyMv()
             return
         }
         // intra_frame_y_mode

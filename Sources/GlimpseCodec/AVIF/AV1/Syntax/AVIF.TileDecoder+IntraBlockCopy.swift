@@ -1,19 +1,15 @@
 extension AVIF.TileDecoder {
     /// `read_mv(0)` and `read_mv_component(comp)` (§5.11.31, §5.11.32) of an intra block copy
     /// block: `MvCtx` is `MV_INTRABC_CONTEXT`; intra frames have `force_integer_mv` 1 and
-    /// `allow_high_precision_mv` 0, so no fractional or high-precision bits are read.
-    mutating func readMv() {
+    /// `allow_high_precision_mv` 0, so no fractional or high-precision bits are read. Returns
+    /// `diffMv`.
+    mutating func readMv() -> (row: Int, col: Int) {
         let joint = sd.symbol(cdfs.mvJoint.at(), T.MV_JOINTS)
         var diff = (row: 0, col: 0)
         if joint == T.MV_JOINT_HZVNZ || joint == T.MV_JOINT_HNZVNZ { diff.row = readMvComponent(0) }
         if joint == T.MV_JOINT_HNZVZ || joint == T.MV_JOINT_HNZVNZ { diff.col = readMvComponent(1) }
-        mvDiff = diff
         info.intraBlockCopyBlocks += 1
-        let index = miRow * miCols + miCol
-        if 2 * index + 1 < info.intraBlockCopyMvDiffs.count {
-            info.intraBlockCopyMvDiffs[2 * index] = Int32(diff.row)
-            info.intraBlockCopyMvDiffs[2 * index + 1] = Int32(diff.col)
-        }
+        return diff
     }
 
     private mutating func readMvComponent(_ comp: Int) -> Int {
@@ -33,15 +29,16 @@ extension AVIF.TileDecoder {
     }
 
     /// `compute_prediction()` (§5.11.33) for an intra block copy block: in an intra frame
-    /// every candidate is `INTRA_FRAME`, so each plane is one `predict_inter` of the whole block.
-    mutating func predictIntraBlockCopy() throws(ImageDecodingError) {
+    /// every candidate is `INTRA_FRAME` (`someUseIntra`), so each plane is one `predict_inter`
+    /// of the whole block with the block's own vector.
+    mutating func predictIntraBlockCopy() {
         for plane in 0..<(1 + (hasChroma ? 2 : 0)) {
             let planeSz = planeResidualSize(miSize, plane)
             let subX = plane > 0 ? subsamplingX : 0, subY = plane > 0 ? subsamplingY : 0
-            try reconstructor.predictIntraBlockCopy(plane: plane, x: (miCol >> subX) * T.MI_SIZE, y: (miRow >> subY) * T.MI_SIZE,
+            reconstructor.predictIntraBlockCopy(plane: plane, x: (miCol >> subX) * T.MI_SIZE, y: (miRow >> subY) * T.MI_SIZE,
                                                     width: T.Num_4x4_Blocks_Wide[planeSz] * 4,
                                                     height: T.Num_4x4_Blocks_High[planeSz] * 4,
-                                                    miRow: miRow, miCol: miCol, mvDiff: mvDiff)
+                                                    mv: mv)
         }
     }
 

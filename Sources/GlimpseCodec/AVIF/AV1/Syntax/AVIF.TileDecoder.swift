@@ -62,8 +62,10 @@ extension AVIF {
         var txTypes: [UInt8]
         /// `is_inter`: set for an intra block copy block.
         var isInter = false
-        /// `diffMv` of `read_mv(0)` (§5.11.31) for an intra block copy block.
-        var mvDiff = (row: 0, col: 0)
+        /// `Mv[ 0 ]` (row, column in 1/8 luma sample) of an intra block copy block (§5.11.26).
+        var mv = (row: 0, col: 0)
+        /// `RefStackMv` and `WeightStack` of find_mv_stack() (§7.10.2), kept between blocks.
+        var mvStack = AVIF.MotionVectorStack()
         var planeTxType = 0
         /// `Quant[pos]` of `coeffs()` (§5.11.39).
         var quant = [Int32](repeating: 0, count: 1024)

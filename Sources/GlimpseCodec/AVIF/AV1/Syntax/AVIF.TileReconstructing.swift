@@ -31,12 +31,10 @@ extension AVIF {
 
         /// `predict_inter(plane, baseX, baseY, w, h, candRow, candCol)` (§7.11.3) of an intra
         /// block copy block (`use_intrabc`, from `compute_prediction()`, §5.11.33): the block's
-        /// plane area `x`, `y`, `width` × `height`; its motion vector is `PredMv[0] + mvDiff`
-        /// (row, column, 1/8 sample), and `PredMv` comes from `find_mv_stack()` (§7.10.2),
-        /// which is not implemented yet: a reconstructor must refuse such a block
-        /// (`.unsupported(.avif(.av1IntraBlockCopy))`) until it is.
-        mutating func predictIntraBlockCopy(plane: Int, x: Int, y: Int, width: Int, height: Int,
-                                            miRow: Int, miCol: Int, mvDiff: (row: Int, col: Int)) throws(ImageDecodingError)
+        /// plane area `x`, `y`, `width` × `height`, predicted from the frame being decoded
+        /// displaced by the block's motion vector `mv` (`Mv[ 0 ]`, row and column in 1/8 luma
+        /// sample), which `is_mv_valid` (§6.10.25) has already checked.
+        mutating func predictIntraBlockCopy(plane: Int, x: Int, y: Int, width: Int, height: Int, mv: (row: Int, col: Int))
     }
 
     /// A reconstructor that does nothing: parsing alone (the tile syntax reads no pixels).
@@ -47,7 +45,6 @@ extension AVIF {
         mutating func predictChromaFromLuma(plane: Int, startX: Int, startY: Int, txSz: Int, alpha: Int,
                                             maxLumaW: Int, maxLumaH: Int) {}
         mutating func reconstruct(_ block: ResidualBlock) {}
-        mutating func predictIntraBlockCopy(plane: Int, x: Int, y: Int, width: Int, height: Int,
-                                            miRow: Int, miCol: Int, mvDiff: (row: Int, col: Int)) throws(ImageDecodingError) {}
+        mutating func predictIntraBlockCopy(plane: Int, x: Int, y: Int, width: Int, height: Int, mv: (row: Int, col: Int)) {}
     }
 }
