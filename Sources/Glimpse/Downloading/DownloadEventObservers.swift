@@ -48,11 +48,19 @@ package final class DownloadEventObservers: Sendable {
         return stream
     }
 
-    /// Hands `event` to every open stream.
+    /// Hands `event` to every open stream, or to none if ``finish()`` came first.
+    ///
+    /// Yielded under the lock so that an event and a concurrent ``finish()`` are ordered
+    /// for every stream alike: with the streams copied out first, a finish between two
+    /// yields ended one stream before the event the other had already received (a
+    /// shutdown test saw its two streams disagree). Holding the lock is safe: `yield`
+    /// on an unbounded stream only appends or resumes its consumer, and never runs
+    /// `onTermination` (which takes this lock).
     package func yield(_ event: ImageDownloadEvent) {
         guard count.load(ordering: .acquiring) > 0 else { return }
-        let continuations = state.withLock { Array($0.continuations.values) }
-        for continuation in continuations { continuation.yield(event) }
+        state.withLock { state in
+            for continuation in state.continuations.values { continuation.yield(event) }
+        }
     }
 
     /// Ends every open stream and every later one. Idempotent.
