@@ -53,33 +53,63 @@ import Testing
         #expect(untouched == before)
     }
 
+    /// `values` after `filter` has run on them through a pointer at index `edge` (q0).
+    static func filtered(_ values: [Int], edge: Int, _ filter: (UnsafeMutablePointer<UInt16>) -> Void) -> [Int] {
+        var line = values.map { UInt16($0) }
+        line.withUnsafeMutableBufferPointer { buffer in
+            if let base = buffer.baseAddress { filter(base + edge) }
+        }
+        return line.map { Int($0) }
+    }
+
     @Test func narrowFilterByHand() {
         // p1 p0 | q0 q1 = 100 100 | 110 110, no high edge variance: filter = 3 × 10 = 30,
         // filter1 = 34 >> 3 = 4, filter2 = 33 >> 3 = 4, then Round2( 4, 1 ) = 2 for p1, q1.
-        var plane = AVIF.AV1Plane(width: 8, height: 1)
-        for (x, v) in [100, 100, 100, 100, 110, 110, 110, 110].enumerated() { plane[y: 0, x: x] = UInt16(v) }
-        AVIF.LoopFilter.narrowFilter(plane: &plane, hevMask: false, x: 4, y: 0, dx: 1, dy: 0, bitDepth: 8)
-        #expect((0..<8).map { plane.sample($0, 0) } == [100, 100, 102, 104, 106, 108, 110, 110])
-        // With hevMask only p0, q0 change: filter = clamp( -20 ) + 30 = 10, filter1 = 14 >> 3 = 1, filter2 = 13 >> 3 = 1.
-        var hev = AVIF.AV1Plane(width: 8, height: 1)
-        for (x, v) in [100, 100, 120, 100, 110, 90, 110, 110].enumerated() { hev[y: 0, x: x] = UInt16(v) }
-        AVIF.LoopFilter.narrowFilter(plane: &hev, hevMask: true, x: 4, y: 0, dx: 1, dy: 0, bitDepth: 8)
-        // ps1 - qs1 = 120 - 90 = 30; filter = clamp( 30 + 3 × 10 ) = 60; filter1 = 64 >> 3 = 8; filter2 = 63 >> 3 = 7.
-        #expect((0..<8).map { hev.sample($0, 0) } == [100, 100, 120, 107, 102, 90, 110, 110])
+        #expect(Self.filtered([100, 100, 100, 100, 110, 110, 110, 110], edge: 4) {
+            AVIF.LoopFilter.narrowFilter($0, step: 1, hevMask: false, bitDepth: 8)
+        } == [100, 100, 102, 104, 106, 108, 110, 110])
+        // With hevMask only p0, q0 change: ps1 - qs1 = 120 - 90 = 30; filter = clamp( 30 + 3 × 10 ) = 60;
+        // filter1 = 64 >> 3 = 8; filter2 = 63 >> 3 = 7.
+        #expect(Self.filtered([100, 100, 120, 100, 110, 90, 110, 110], edge: 4) {
+            AVIF.LoopFilter.narrowFilter($0, step: 1, hevMask: true, bitDepth: 8)
+        } == [100, 100, 120, 107, 102, 90, 110, 110])
+        // Across rows (a step of the stride), as a horizontal edge is filtered.
+        #expect(Self.filtered([100, 0, 100, 0, 100, 0, 100, 0, 110, 0, 110, 0, 110, 0, 110, 0], edge: 8) {
+            AVIF.LoopFilter.narrowFilter($0, step: 2, hevMask: false, bitDepth: 8)
+        } == [100, 0, 100, 0, 102, 0, 104, 0, 106, 0, 108, 0, 110, 0, 110, 0])
     }
 
     @Test func wideFiltersByHand() {
         // p3...q3 = 100 × 4 | 104 × 4. Luma 8-tap (n = 3, n2 = 0, weights 1 1 1 2 1 1 1):
         // p0 = Round2( 5 × 100 + 3 × 104, 3 ) = 102, q0 = Round2( 3 × 100 + 5 × 104, 3 ) = 103, and so on.
-        var luma = AVIF.AV1Plane(width: 1, height: 8)
-        for y in 0..<8 { luma[y: y, x: 0] = y < 4 ? 100 : 104 }
-        AVIF.LoopFilter.wideFilter(plane: &luma, x: 0, y: 4, isLuma: true, dx: 0, dy: 1, log2Size: 3)
-        #expect((0..<8).map { luma.sample(0, $0) } == [100, 101, 101, 102, 103, 103, 104, 104])
+        #expect(Self.filtered([100, 100, 100, 100, 104, 104, 104, 104], edge: 4) {
+            AVIF.LoopFilter.wideFilter($0, step: 1, isLuma: true, log2Size: 3)
+        } == [100, 101, 101, 102, 103, 103, 104, 104])
         // Chroma 6-tap (n = 2, n2 = 1, weights 1 2 2 2 1).
-        var chroma = AVIF.AV1Plane(width: 6, height: 1)
-        for x in 0..<6 { chroma[y: 0, x: x] = x < 3 ? 100 : 104 }
-        AVIF.LoopFilter.wideFilter(plane: &chroma, x: 3, y: 0, isLuma: false, dx: 1, dy: 0, log2Size: 3)
-        #expect((0..<6).map { chroma.sample($0, 0) } == [100, 101, 102, 103, 104, 104])
+        #expect(Self.filtered([100, 100, 100, 104, 104, 104], edge: 3) {
+            AVIF.LoopFilter.wideFilter($0, step: 1, isLuma: false, log2Size: 3)
+        } == [100, 101, 102, 103, 104, 104])
+    }
+
+    /// An edge 4 samples from the plane's border: the 14-tap filter's masks reach outside,
+    /// where samples read as 0 and nothing is stored, as the plane's subscript does. The
+    /// result is that of the same samples in a plane padded with zeros, where every tap is
+    /// inside (the line-copy path against the in-place one).
+    @Test func anEdgeNearTheBorderFiltersAsIfPaddedWithZeros() {
+        let values = [60, 60, 60, 61, 64, 64, 65, 65, 66, 66]
+        var nearBorder = AVIF.AV1Plane(width: 10, height: 1)
+        var padded = AVIF.AV1Plane(width: 17, height: 1)
+        for (x, v) in values.enumerated() {
+            nearBorder[y: 0, x: x] = UInt16(v)
+            padded[y: 0, x: x + 3] = UInt16(v)
+        }
+        AVIF.LoopFilter.sampleFilter(plane: &nearBorder, x: 4, y: 0, isLuma: true, limit: 40, blimit: 120,
+                                     thresh: 10, dx: 1, dy: 0, filterSize: 16, bitDepth: 8)
+        AVIF.LoopFilter.sampleFilter(plane: &padded, x: 7, y: 0, isLuma: true, limit: 40, blimit: 120,
+                                     thresh: 10, dx: 1, dy: 0, filterSize: 16, bitDepth: 8)
+        let filtered = (0..<10).map { nearBorder.sample($0, 0) }
+        #expect(filtered != values, "the edge was filtered")
+        #expect(filtered == (0..<10).map { padded.sample($0 + 3, 0) })
     }
 
     @Test func strengthSelection() {

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import GlimpseCodec
 
 /// The symbol decoder (AV1 §8.2) against values worked out from the specification's
@@ -79,6 +80,63 @@ import Testing
     @Test func emptyTileIsRefused() {
         #expect(throws: ImageDecodingError.self) {
             _ = try AVIF.SymbolDecoder([0x80], 1..<1, cdf: [], disableCdfUpdate: true)
+        }
+    }
+
+    /// The windowed decoder against the specification's bit-at-a-time one
+    /// (``AV1SpecSymbolDecoder``): tiles of 1–40 random bytes, some ending in a valid
+    /// trailing bit, at an offset inside a larger buffer; random CDFs of 2–16 symbols,
+    /// adapted or not; symbols, bools and literals mixed until well past the end. Every
+    /// symbol, every adapted CDF, the overread flag and exit_symbol's verdict agree.
+    @Test func windowedDecoderMatchesTheSpecification() throws {
+        var random = SplitMix(seed: 0xAB1_5EED)
+        for round in 0..<3_000 {
+            let size = 1 + Int(random.next() % 40)
+            let prefix = Int(random.next() % 3)
+            var data = (0..<(prefix + size + 2)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            if round % 3 == 0 {
+                // A tile whose syntax ends with the trailing bit at some point and zeros after.
+                let cut = prefix + Int(random.next() % UInt64(size))
+                data[cut] |= 1
+                for i in (cut + 1)..<(prefix + size) { data[i] = 0 }
+            }
+            let range = prefix..<(prefix + size)
+            var cdf: [UInt16] = []
+            var tables: [(offset: Int, n: Int)] = []
+            for _ in 0..<4 {
+                let n = 2 + Int(random.next() % 15)
+                var cuts = (0..<(n - 1)).map { _ in UInt16(1 + random.next() % 32_766) }.sorted()
+                for i in cuts.indices.dropFirst() where cuts[i] <= cuts[i - 1] { cuts[i] = min(32_767, cuts[i - 1] + 1) }
+                tables.append((cdf.count, n))
+                cdf += cuts + [32_768, UInt16(random.next() % 3 == 0 ? 31 : 0)]
+            }
+            let disable = round % 5 == 0
+            var windowed = try AVIF.SymbolDecoder(data, range, cdf: cdf, disableCdfUpdate: disable)
+            var spec = AV1SpecSymbolDecoder(data, range, cdf: cdf, disableCdfUpdate: disable)
+            let steps = Int(random.next() % UInt64(size * 12 + 8))
+            for step in 0..<steps {
+                switch random.next() % 3 {
+                case 0:
+                    let table = tables[Int(random.next() % 4)]
+                    let (a, b) = (windowed.symbol(table.offset, table.n), spec.symbol(table.offset, table.n))
+                    #expect(a == b, "round \(round) step \(step): symbol")
+                case 1:
+                    #expect(windowed.bool() == spec.bool(), "round \(round) step \(step): bool")
+                default:
+                    let cdf0 = Int(1 + random.next() % 32_767)
+                    var reference = spec
+                    reference.cdf = [UInt16(cdf0), 32_768, 0]
+                    let expected = reference.symbol(0, 2)
+                    reference.cdf = spec.cdf
+                    spec = reference
+                    #expect(windowed.binary(cdf0: cdf0) == expected, "round \(round) step \(step): binary")
+                }
+                #expect(windowed.hasOverread == (spec.symbolMaxBits < -14))
+                if windowed.hasOverread { break }
+            }
+            #expect(windowed.cdf == spec.cdf, "round \(round): adapted CDFs")
+            let exits = (try? windowed.exit()) != nil
+            #expect(exits == spec.exitIsValid(), "round \(round): exit_symbol")
         }
     }
 }

@@ -15,8 +15,6 @@ extension AVIF {
         let usingQmatrix: Bool
         private var intra = IntraPredictor()
         private var transform = InverseTransform()
-        /// `Quant` widened for the reconstruct process, at most 32 × 32 coded coefficients.
-        private var quant = [Int](repeating: 0, count: 32 * 32)
         /// The sizes intra block copy reads (§7.11.3.3), and its working arrays, allocated
         /// only for a frame with `allow_intrabc`.
         private let intraBlockCopyFrame: IntraBlockCopy.Frame
@@ -66,16 +64,16 @@ extension AVIF {
         /// the addition of the residual.
         mutating func reconstruct(_ block: ResidualBlock) {
             guard block.plane >= 0 && block.plane < frame.planes.count else { return }
-            let count = min(block.count, block.quant.count, quant.count)
-            for i in 0..<count { quant[i] = Int(block.quant[i]) }
-            for i in count..<quant.count { quant[i] = 0 }
+            // The block's own coefficients, read in place: dequantize counts the entries past
+            // `count` as 0, so nothing is copied or cleared per block.
+            let count = min(max(0, block.count), block.quant.count)
             let bitDepth = frame.bitDepth
             let q = InverseTransform.BlockQuantizer(dcQuant: Dequantizer.dc_q(block.dcQIndex, bitDepth: bitDepth),
                                                     acQuant: Dequantizer.ac_q(block.acQIndex, bitDepth: bitDepth),
                                                     usingQmatrix: usingQmatrix, qmLevel: block.qmLevel,
                                                     lossless: block.lossless, bitDepth: bitDepth)
             transform.reconstruct(into: &frame.planes[block.plane], plane: block.plane, x: block.x, y: block.y,
-                                  txSz: block.txSz, txType: block.txType, quant: quant, q)
+                                  txSz: block.txSz, txType: block.txType, quant: block.quant[0..<count], q)
         }
 
         /// `predict_inter()` of an intra block copy block (§7.11.3 with use_intrabc 1).

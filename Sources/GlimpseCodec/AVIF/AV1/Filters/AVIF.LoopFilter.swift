@@ -145,11 +145,9 @@ extension AVIF {
                 strength = adaptiveFilterStrength(modeInfo: modeInfo, p, row: prevRow, col: prevCol, plane: plane, pass: pass)
             }
             if applyFilter && strength.lvl > 0 {
-                for i in 0..<K.MI_SIZE {
-                    sampleFilter(plane: &frame.planes[plane], x: xP + dy * i, y: yP + dx * i, isLuma: plane == 0,
-                                 limit: strength.limit, blimit: strength.blimit, thresh: strength.thresh,
-                                 dx: dx, dy: dy, filterSize: filterSize, bitDepth: frame.bitDepth)
-                }
+                let taps = Taps(isLuma: plane == 0, limit: strength.limit, blimit: strength.blimit,
+                                thresh: strength.thresh, filterSize: filterSize, bitDepth: frame.bitDepth)
+                filterSegment(plane: &frame.planes[plane], x: xP, y: yP, dx: dx, dy: dy, taps)
             }
         }
 

@@ -225,21 +225,14 @@ extension AVIF {
             }
         }
 
-        /// §7.17.6, the get source sample process.
+        /// The row of §7.17.6 for `y`: the frame its samples come from (`UpscaledCurrFrame`
+        /// beyond the stripe, `UpscaledCdefFrame` within it) and the row's index in it.
         @inline(__always)
-        static func sourceSample(_ currFrame: AV1Plane, _ cdefFrame: AV1Plane, _ r: Region, x xIn: Int, y yIn: Int) -> Int {
-            var x = min(r.planeEndX, xIn)
-            x = max(0, x)
-            var y = min(r.planeEndY, yIn)
-            y = max(0, y)
-            if y < r.stripeStartY {
-                y = max(r.stripeStartY - 2, y)
-                return currFrame.sample(x, y)
-            } else if y > r.stripeEndY {
-                y = min(r.stripeEndY + 2, y)
-                return currFrame.sample(x, y)
-            }
-            return cdefFrame.sample(x, y)
+        static func sourceRow(_ currFrame: AV1Plane, _ cdefFrame: AV1Plane, _ r: Region, y yIn: Int) -> (AV1Plane, Int) {
+            let y = max(0, min(r.planeEndY, yIn))
+            if y < r.stripeStartY { return (currFrame, max(r.stripeStartY - 2, y)) }
+            if y > r.stripeEndY { return (currFrame, min(r.stripeEndY + 2, y)) }
+            return (cdefFrame, y)
         }
     }
 }

@@ -1,10 +1,24 @@
 extension AVIF.InverseTransform {
     /// §7.13.2.2, the inverse DCT array permutation: T[ i ] = copyT[ brev( n, i ) ].
+    ///
+    /// A bit reversal is its own inverse, so the permutation is the exchange of each pair
+    /// i < brev( n, i ), in place, with brev from ``bitReversals``.
     mutating func inverseDCTPermutation(n: Int) {
+        guard n >= 2, n <= 6 else { return }
         let count = 1 << n
-        for i in 0..<count { copyT[i] = T[i] }
-        for i in 0..<count { T[i] = copyT[Self.brev(n, i)] }
+        let offset = Self.bitReversalOffset(n)
+        for i in 0..<count {
+            let j = Int(Self.bitReversals[offset + i])
+            if i < j { T.swapAt(i, j) }
+        }
     }
+
+    /// `brev( n, i )` for n = 2…6 and i < 2^n, the table for n at ``bitReversalOffset(_:)``.
+    static let bitReversals: [UInt8] = (2...6).flatMap { n in (0..<(1 << n)).map { UInt8(brev(n, $0)) } }
+
+    /// Where the entries for `n` start in ``bitReversals``: after 4 + 8 + … + 2^(n − 1).
+    @inline(__always)
+    static func bitReversalOffset(_ n: Int) -> Int { (1 << n) - 4 }
 
     /// §7.13.2.3, the inverse DCT of `1 << n` entries (2 ≤ n ≤ 6) with clamping range `r`,
     /// step by step as the specification numbers them.
