@@ -189,66 +189,67 @@ extension AVIF {
             guard x0 >= 0, y0 >= 0, x0 + w <= source.width, y0 + h <= source.height,
                   cdefFrame.planes[plane].width == source.width, cdefFrame.planes[plane].height == source.height
             else { return }
-            // Cdef_Directions for the primary direction and the two secondary ones, k = 0 and 1:
-            // ( dy, dx ) pairs in the order the filter uses them.
-            var dy = (0, 0, 0, 0, 0, 0), dx = (0, 0, 0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &dy) { dyRaw in
-                withUnsafeMutableBytes(of: &dx) { dxRaw in
-                    let dyOut = dyRaw.bindMemory(to: Int.self), dxOut = dxRaw.bindMemory(to: Int.self)
-                    for k in 0..<2 {
-                        for (n, d) in [dir, (dir - 2) & 7, (dir + 2) & 7].enumerated() {
-                            dyOut[k * 3 + n] = AV1Tables.Cdef_Directions[d][k][0]
-                            dxOut[k * 3 + n] = AV1Tables.Cdef_Directions[d][k][1]
-                        }
-                    }
-                }
-            }
-            let taps = (pri0: priTaps[0], pri1: priTaps[1], sec0: secTaps[0], sec1: secTaps[1])
+            // The twelve taps of §7.15.3 in the order of its loops — k = 0 and 1, the primary
+            // direction and then the two secondary ones, sign 1 and then −1 — as ( dy, dx ) and
+            // as an offset in the plane; the first four are primary. Laid out once per block
+            // so that the per-sample loop is a walk over them (the sum is order-independent).
+            let rowStride = source.stride
+            let weights = (priTaps[0], priTaps[1], secTaps[0], secTaps[1])
             let priShift = constrainShift(threshold: priStr, damping: damping)
             let secShift = constrainShift(threshold: secStr, damping: damping)
             // Every tap is at most 2 samples away in each direction.
             let interior = x0 >= 2 && y0 >= 2 && x0 + w + 2 <= limitX && y0 + h + 2 <= limitY
-            let rowStride = source.stride
-            source.samples.withUnsafeBufferPointer { src in
-                cdefFrame.planes[plane].samples.withUnsafeMutableBufferPointer { dst in
-                    withUnsafeBytes(of: dy) { dyRaw in
-                        withUnsafeBytes(of: dx) { dxRaw in
-                            let dys = dyRaw.bindMemory(to: Int.self), dxs = dxRaw.bindMemory(to: Int.self)
-                            for i in 0..<h {
-                                let y = y0 + i
-                                for j in 0..<w {
-                                    let x = x0 + j
-                                    // The block lies inside the plane (the guard above).
-                                    let centre = Int(src[y &* rowStride &+ x])
-                                    var sum = 0
-                                    var maximum = centre
-                                    var minimum = centre
-                                    for k in 0..<2 {
-                                        let priTap = k == 0 ? taps.pri0 : taps.pri1
-                                        let secTap = k == 0 ? taps.sec0 : taps.sec1
-                                        for n in 0..<3 {
-                                            let oy = dys[k &* 3 &+ n], ox = dxs[k &* 3 &+ n]
-                                            let tap = n == 0 ? priTap : secTap
-                                            let threshold = n == 0 ? priStr : secStr
-                                            let shift = n == 0 ? priShift : secShift
-                                            // sign = 1, then sign = -1.
-                                            for sign in stride(from: 1, through: -1, by: -2) {
-                                                let sy = y &+ sign &* oy, sx = x &+ sign &* ox
-                                                // cdef_get_at: CdefAvailable is 0 outside the filter region.
-                                                if !interior {
-                                                    guard sx >= 0 && sx < limitX && sy >= 0 && sy < limitY else { continue }
-                                                }
-                                                // Inside the filter region, which the plane contains.
-                                                let v = Int(src[sy &* rowStride &+ sx])
-                                                sum &+= tap &* constrain(v &- centre, threshold, shift: shift)
-                                                maximum = max(v, maximum)
-                                                minimum = min(v, minimum)
-                                            }
-                                        }
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 4 * 12) { table in
+                let dys = UnsafeMutableBufferPointer(rebasing: table[0..<12])
+                let dxs = UnsafeMutableBufferPointer(rebasing: table[12..<24])
+                let offsets = UnsafeMutableBufferPointer(rebasing: table[24..<36])
+                let tapWeights = UnsafeMutableBufferPointer(rebasing: table[36..<48])
+                var t = 0
+                // Direction d's k-th step, both signs, with its weight.
+                func add(_ d: Int, _ k: Int, _ weight: Int) {
+                    for sign in stride(from: 1, through: -1, by: -2) {
+                        let oy = sign * AV1Tables.Cdef_Directions[d][k][0]
+                        let ox = sign * AV1Tables.Cdef_Directions[d][k][1]
+                        dys[t] = oy
+                        dxs[t] = ox
+                        offsets[t] = oy * rowStride + ox
+                        tapWeights[t] = weight
+                        t += 1
+                    }
+                }
+                add(dir, 0, weights.0)
+                add(dir, 1, weights.1)
+                add((dir - 2) & 7, 0, weights.2)
+                add((dir + 2) & 7, 0, weights.2)
+                add((dir - 2) & 7, 1, weights.3)
+                add((dir + 2) & 7, 1, weights.3)
+                source.samples.withUnsafeBufferPointer { src in
+                    cdefFrame.planes[plane].samples.withUnsafeMutableBufferPointer { dst in
+                        for i in 0..<h {
+                            let y = y0 + i
+                            for j in 0..<w {
+                                let x = x0 + j
+                                // The block lies inside the plane (the guard above).
+                                let at = y &* rowStride &+ x
+                                let centre = Int(src[at])
+                                var sum = 0
+                                var maximum = centre
+                                var minimum = centre
+                                for t in 0..<12 {
+                                    if !interior {
+                                        // cdef_get_at: CdefAvailable is 0 outside the filter region.
+                                        let sy = y &+ dys[t], sx = x &+ dxs[t]
+                                        guard sx >= 0 && sx < limitX && sy >= 0 && sy < limitY else { continue }
                                     }
-                                    let v = AV1Arithmetic.clip3(minimum, maximum, centre + ((8 + sum - (sum < 0 ? 1 : 0)) >> 4))
-                                    dst[y &* rowStride &+ x] = UInt16(truncatingIfNeeded: v)
+                                    // Inside the filter region, which the plane contains.
+                                    let v = Int(src[at &+ offsets[t]])
+                                    let (threshold, shift) = t < 4 ? (priStr, priShift) : (secStr, secShift)
+                                    sum &+= tapWeights[t] &* constrain(v &- centre, threshold, shift: shift)
+                                    maximum = max(v, maximum)
+                                    minimum = min(v, minimum)
                                 }
+                                let v = AV1Arithmetic.clip3(minimum, maximum, centre + ((8 + sum - (sum < 0 ? 1 : 0)) >> 4))
+                                dst[at] = UInt16(truncatingIfNeeded: v)
                             }
                         }
                     }
