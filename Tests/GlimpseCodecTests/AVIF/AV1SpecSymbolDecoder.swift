@@ -36,8 +36,25 @@ struct AV1SpecSymbolDecoder {
         return value
     }
 
-    /// `read_symbol(cdf)` (§8.2.6).
+    /// `read_symbol(cdf)` (§8.2.6) on the tile's CDFs.
     mutating func symbol(_ offset: Int, _ n: Int) -> Int {
+        var table = cdf
+        let symbol = symbol(in: &table, offset, n, adapting: !disableCdfUpdate)
+        cdf = table
+        return symbol
+    }
+
+    /// `read_bool()` (§8.2.3): `read_symbol` on {1 << 14, 1 << 15, 0}.
+    mutating func bool() -> Int { binary(cdf0: 1 << 14) }
+
+    /// A two-symbol CDF given by value, {cdf0, 1 << 15, 0}, which nothing adapts.
+    mutating func binary(cdf0: Int) -> Int {
+        var table: [UInt16] = [UInt16(cdf0), 1 << 15, 0]
+        return symbol(in: &table, 0, 2, adapting: false)
+    }
+
+    /// `read_symbol` on the CDF at `table[offset ..< offset + n + 1]`.
+    private mutating func symbol(in cdf: inout [UInt16], _ offset: Int, _ n: Int, adapting: Bool) -> Int {
         var cur = symbolRange
         var prev: Int
         var symbol = -1
@@ -58,7 +75,7 @@ struct AV1SpecSymbolDecoder {
             symbolValue = (newData << (bits - numBits)) ^ (((symbolValue + 1) << bits) - 1)
             symbolMaxBits -= bits
         }
-        if !disableCdfUpdate {
+        if adapting {
             let count = Int(cdf[offset + n])
             let rate = 3 + (count > 15 ? 1 : 0) + (count > 31 ? 1 : 0) + min(AVIF.AV1Arithmetic.floorLog2(n), 2)
             var tmp = 0
@@ -70,16 +87,6 @@ struct AV1SpecSymbolDecoder {
             if count < 32 { cdf[offset + n] = UInt16(count + 1) }
         }
         return symbol
-    }
-
-    /// `read_bool()` (§8.2.3): `read_symbol` on {1 << 14, 1 << 15, 0}, not adapted.
-    mutating func bool() -> Int {
-        var decoder = self
-        decoder.cdf = [1 << 14, 1 << 15, 0]
-        let bit = decoder.symbol(0, 2)
-        decoder.cdf = cdf
-        self = decoder
-        return bit
     }
 
     /// `exit_symbol()` (§8.2.4) as a yes or no: SymbolMaxBits ≥ −14, the trailing one bit,
