@@ -103,10 +103,9 @@ import Testing
             nearBorder[y: 0, x: x] = UInt16(v)
             padded[y: 0, x: x + 3] = UInt16(v)
         }
-        AVIF.LoopFilter.sampleFilter(plane: &nearBorder, x: 4, y: 0, isLuma: true, limit: 40, blimit: 120,
-                                     thresh: 10, dx: 1, dy: 0, filterSize: 16, bitDepth: 8)
-        AVIF.LoopFilter.sampleFilter(plane: &padded, x: 7, y: 0, isLuma: true, limit: 40, blimit: 120,
-                                     thresh: 10, dx: 1, dy: 0, filterSize: 16, bitDepth: 8)
+        let taps = AVIF.LoopFilter.Taps(isLuma: true, limit: 40, blimit: 120, thresh: 10, filterSize: 16, bitDepth: 8)
+        AVIF.LoopFilter.sampleFilter(plane: &nearBorder, x: 4, y: 0, dx: 1, dy: 0, taps)
+        AVIF.LoopFilter.sampleFilter(plane: &padded, x: 7, y: 0, dx: 1, dy: 0, taps)
         let filtered = (0..<10).map { nearBorder.sample($0, 0) }
         #expect(filtered != values, "the edge was filtered")
         #expect(filtered == (0..<10).map { padded.sample($0 + 3, 0) })

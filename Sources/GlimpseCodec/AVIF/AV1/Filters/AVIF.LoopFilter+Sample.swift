@@ -1,6 +1,6 @@
 extension AVIF.LoopFilter {
     /// §7.14.6.1, the sample filtering process at (`x`, `y`) across the edge, perpendicular
-    /// direction (`dx`, `dy`).
+    /// direction (`dx`, `dy`), with the edge's inputs in `taps`.
     ///
     /// The filters read up to 7 samples before the edge and 7 from it (p6…q6). When all of
     /// them are inside the plane they are filtered in place through the plane's buffer;
@@ -9,10 +9,7 @@ extension AVIF.LoopFilter {
     /// there and stored back (stores outside the plane are dropped). Filtering in place
     /// removed a bounds and uniqueness check per sample (callgrind, fox 8-bit 4:2:0, the
     /// whole loop filter: 401 M → 268 M instructions, 240 M with ``filterSegment``).
-    static func sampleFilter(plane: inout AVIF.AV1Plane, x: Int, y: Int, isLuma: Bool, limit: Int, blimit: Int,
-                             thresh: Int, dx: Int, dy: Int, filterSize: Int, bitDepth: Int) {
-        let taps = Taps(isLuma: isLuma, limit: limit, blimit: blimit, thresh: thresh, filterSize: filterSize,
-                        bitDepth: bitDepth)
+    static func sampleFilter(plane: inout AVIF.AV1Plane, x: Int, y: Int, dx: Int, dy: Int, _ taps: Taps) {
         if plane.contains(x: x - 7 * dx, y: y - 7 * dy) && plane.contains(x: x + 6 * dx, y: y + 6 * dy) {
             let step = dx + dy * plane.stride
             let centre = y * plane.stride + x
@@ -36,7 +33,7 @@ extension AVIF.LoopFilter {
 
     /// The sample filtering of the MI_SIZE samples of one edge starting at (`x`, `y`)
     /// (§7.14.2's loop over i): in place through one buffer access when every tap of the four
-    /// lines is inside the plane, else a line at a time by ``sampleFilter(plane:x:y:isLuma:limit:blimit:thresh:dx:dy:filterSize:bitDepth:)``.
+    /// lines is inside the plane, else a line at a time by ``sampleFilter(plane:x:y:dx:dy:_:)``.
     static func filterSegment(plane: inout AVIF.AV1Plane, x: Int, y: Int, dx: Int, dy: Int, _ taps: Taps) {
         let last = AVIF.AV1Tables.MI_SIZE - 1
         if plane.contains(x: x - 7 * dx, y: y - 7 * dy) && plane.contains(x: x + 6 * dx + last * dy, y: y + 6 * dy + last * dx) {
@@ -50,11 +47,7 @@ extension AVIF.LoopFilter {
             }
             return
         }
-        for i in 0...last {
-            sampleFilter(plane: &plane, x: x + dy * i, y: y + dx * i, isLuma: taps.isLuma, limit: taps.limit,
-                         blimit: taps.blimit, thresh: taps.thresh, dx: dx, dy: dy, filterSize: taps.filterSize,
-                         bitDepth: taps.bitDepth)
-        }
+        for i in 0...last { sampleFilter(plane: &plane, x: x + dy * i, y: y + dx * i, dx: dx, dy: dy, taps) }
     }
 
     /// What the filters of one edge share: §7.14.6.1's inputs.
